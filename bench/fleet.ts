@@ -1,0 +1,275 @@
+/**
+ * bench/fleet — N simulated devices against a real Beacon server.
+ *
+ *   npm run bench:fleet -w @beacon/bench -- 1000          (or 10000; --time-scale 0.1 --types ap,switch)
+ *
+ * 1. Starts the server as a child process (its own embedded PostgreSQL in a temporary DATA_DIR,
+ *    embedded Aedes broker, DEMO=0), signs up an account and creates a WLAN project.
+ * 2. Pre-provisions the N serial numbers in the project by batch import (xlsx, 500 rows a file).
+ * 3. Starts N simulated devices in this process (packages/agent, one MQTT connection each) and
+ *    measures the time until the server reports all N online.
+ * 4. Sends one bulk reboot of all N (POST …/devices/actions/reboot) and measures the time until
+ *    the answer (every device's reply recorded), then until all N are online again.
+ * Server CPU (user+system) and resident memory are sampled from /proc for the server process and,
+ * separately, its PostgreSQL processes. Results are printed as JSON (paste them into RESULTS.md).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startFleet } from '@beacon/agent';
+import { freePort } from '../packages/server/src/db/embedded.ts';
+import { type DeviceType, fleetSnPlan } from './plan.ts';
+
+const args = process.argv.slice(2);
+const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 1000);
+const opt = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const timeScale = Number(opt('time-scale', '0.1'));
+const types = opt('types', 'ap,switch').split(',') as DeviceType[];
+const telemetryMs = Number(opt('telemetry-ms', '30000'));
+const root = path.resolve(import.meta.dirname, '..');
+
+/** Clock ticks per second in /proc/PID/stat (USER_HZ, 100 on Linux). */
+const TICK = 100;
+
+function descendants(pid: number): number[] {
+  const out: number[] = [];
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {}
+  }
+  const walk = (p: number) => {
+    for (const c of children.get(p) ?? []) {
+      out.push(c);
+      walk(c);
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+/**
+ * CPU (user + system) and RSS of a set of processes. The time of children that already exited
+ * (PostgreSQL backends come and go) is counted through their parents' cutime/cstime.
+ */
+function usage(pids: number[]): { cpuSeconds: number; rssMb: number } {
+  let ticks = 0;
+  let rssKb = 0;
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+      rssKb += Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
+    } catch {}
+  }
+  return { cpuSeconds: ticks / TICK, rssMb: Math.round(rssKb / 1024) };
+}
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'beacon-bench-'));
+  fs.chmodSync(dataDir, 0o755);
+  const port = await freePort();
+  const mqttPort = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  // BENCH_CPU_PROF=<dir>: the server child writes a V8 CPU profile there when it exits (where the time goes).
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF]
+    : [];
+  const server = spawn(process.execPath, [...profile, '--import', 'tsx', 'packages/server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MQTT_PORT: String(mqttPort),
+      DATA_DIR: dataDir,
+      DEMO: '0',
+      DEV_OUTBOX: '1',
+      LOG_LEVEL: 'warn',
+      AUTH_RATE_LIMIT: '100000',
+      COMMAND_TIMEOUT_MS: '120000',
+      PUBLIC_URL: base,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const serverPid = server.pid!;
+  const stop = async () => {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/api/v1/health`)).ok) break;
+      } catch {}
+      if (i > 600) throw new Error('server did not start');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    let cookie = '';
+    const call = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
+      const headers: Record<string, string> = cookie ? { cookie } : {};
+      let payload: string | FormData | undefined;
+      if (body instanceof FormData) payload = body;
+      else if (body !== undefined) {
+        headers['content-type'] = 'application/json';
+        payload = JSON.stringify(body);
+      }
+      const res = await fetch(`${base}/api/v1${p}`, { method, headers, body: payload });
+      const token = res.headers.getSetCookie().find((c) => c.startsWith('token='));
+      if (token) cookie = token.split(';')[0];
+      const json = (await res.json()) as { code: number; data: T; message?: string };
+      if (json.code !== 0) throw new Error(`${method} ${p}: ${json.code} ${json.message}`);
+      return json.data;
+    };
+
+    const email = `bench-${Date.now()}@example.com`;
+    await call('POST', '/auth/codes', { email, purpose: 'signup' });
+    const outbox = await call<{ body: string }[]>('GET', `/dev/outbox?email=${encodeURIComponent(email)}`);
+    const code = outbox[0].body.match(/\b(\d{6})\b/)![1];
+    await call('POST', '/auth/signup', {
+      email,
+      password: 'bench-pass-1',
+      confirmPassword: 'bench-pass-1',
+      code,
+    });
+    const project = await call<{ id: number }>('POST', '/projects', {
+      name: `Bench${N}`,
+      scenario: 'enterprise',
+    });
+
+    const plan = fleetSnPlan(N, types);
+    const XLSX = await import('@e965/xlsx');
+    const tProvision = Date.now();
+    for (let i = 0; i < plan.length; i += 500) {
+      const rows = plan.slice(i, i + 500).map((d) => [d.sn, d.model]);
+      const sheet = XLSX.utils.aoa_to_sheet([['Serial number', 'Model'], ...rows]);
+      const book = XLSX.utils.book_new();
+      XLSX.utils.book_append_sheet(book, sheet, 'Devices');
+      const form = new FormData();
+      form.append(
+        'file',
+        new Blob([new Uint8Array(XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }))]),
+        'fleet.xlsx',
+      );
+      const result = await call<{ added: number; total: number }>(
+        'POST',
+        `/projects/${project.id}/devices/import`,
+        form,
+      );
+      if (result.added !== rows.length) throw new Error(`import added ${result.added} of ${rows.length}`);
+    }
+    const provisionMs = Date.now() - tProvision;
+
+    const online = async () =>
+      (await call<{ total: number }>('GET', `/projects/${project.id}/devices?status=1&pageSize=1`)).total;
+    const serverProcs = () => [serverPid, ...descendants(serverPid).filter((p) => !isPostgres(p))];
+    const pgProcs = () => descendants(serverPid).filter(isPostgres);
+    const sample = () => ({ server: usage(serverProcs()), postgres: usage(pgProcs()) });
+    const peak = { serverRssMb: 0, postgresRssMb: 0 };
+    const sampler = setInterval(() => {
+      const s = sample();
+      peak.serverRssMb = Math.max(peak.serverRssMb, s.server.rssMb);
+      peak.postgresRssMb = Math.max(peak.postgresRssMb, s.postgres.rssMb);
+    }, 500);
+
+    const idle = sample();
+    const t0 = Date.now();
+    const fleet = await startFleet({
+      url: `mqtt://127.0.0.1:${mqttPort}`,
+      devices: plan.map((d) => ({ sn: d.sn, model: d.model })),
+      timeScale,
+      telemetryMs,
+      rampPerSecond: 1000,
+      clientEvents: false,
+      keepalive: 60,
+    });
+    const startedMs = Date.now() - t0;
+    let count = await online();
+    while (count < N) {
+      if (Date.now() - t0 > 15 * 60_000) throw new Error(`only ${count} of ${N} online after 15 minutes`);
+      await new Promise((r) => setTimeout(r, 250));
+      count = await online();
+    }
+    const onlineMs = Date.now() - t0;
+    const afterOnline = sample();
+
+    // Steady state: 30 s of telemetry.
+    await new Promise((r) => setTimeout(r, 30_000));
+    const steady = sample();
+
+    const t1 = Date.now();
+    const bulk = await call<{ results: { code: number }[]; succeeded: number; failed: number }>(
+      'POST',
+      `/projects/${project.id}/devices/actions/reboot`,
+      { sns: plan.map((d) => d.sn) },
+    );
+    const ackMs = Date.now() - t1;
+    const afterReboot = sample();
+    const codes: Record<number, number> = {};
+    for (const r of bulk.results) codes[r.code] = (codes[r.code] ?? 0) + 1;
+    // Give the devices time to report 8 before counting them back online.
+    await new Promise((r) => setTimeout(r, 1000));
+    count = await online();
+    while (count < N && Date.now() - t1 < 15 * 60_000) {
+      await new Promise((r) => setTimeout(r, 250));
+      count = await online();
+    }
+    const backOnlineMs = Date.now() - t1;
+    clearInterval(sampler);
+    await fleet.stop();
+
+    const result = {
+      date: new Date().toISOString(),
+      machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, ${os.type()} ${os.release()}, Node ${process.version}`,
+      devices: N,
+      types,
+      timeScale,
+      telemetryMs,
+      provisionMs,
+      fleetStartMs: startedMs,
+      allOnlineMs: onlineMs,
+      bulkRebootAckMs: ackMs,
+      bulkRebootCodes: codes,
+      allOnlineAgainMs: backOnlineMs,
+      onlineAgain: count,
+      serverCpuSeconds: {
+        connect: +(afterOnline.server.cpuSeconds - idle.server.cpuSeconds).toFixed(1),
+        steady30s: +(steady.server.cpuSeconds - afterOnline.server.cpuSeconds).toFixed(1),
+        bulkReboot: +(afterReboot.server.cpuSeconds - steady.server.cpuSeconds).toFixed(1),
+      },
+      postgresCpuSeconds: {
+        connect: +(afterOnline.postgres.cpuSeconds - idle.postgres.cpuSeconds).toFixed(1),
+        steady30s: +(steady.postgres.cpuSeconds - afterOnline.postgres.cpuSeconds).toFixed(1),
+        bulkReboot: +(afterReboot.postgres.cpuSeconds - steady.postgres.cpuSeconds).toFixed(1),
+      },
+      serverRssMb: { idle: idle.server.rssMb, online: afterOnline.server.rssMb, peak: peak.serverRssMb },
+      postgresRssMb: { idle: idle.postgres.rssMb, peak: peak.postgresRssMb },
+      benchProcessRssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
+    };
+    console.log(JSON.stringify(result, null, 2));
+  } finally {
+    await stop();
+  }
+}
+
+function isPostgres(pid: number): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim().startsWith('postgres');
+  } catch {
+    return false;
+  }
+}
+
+await main();
+process.exit(0);

@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+import { CHROMIUM_ARGS } from './chromium.ts';
+
+export const baseUrl = (): string => inject('baseUrl');
+export const hasChromium = (): boolean => inject('chromiumPath') !== '';
+
+const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
+
+/**
+ * One Chromium per test file; each call of `newPage` opens a fresh context (a separate browser
+ * profile, so two users can be signed in at once). A failing test leaves a screenshot per page.
+ */
+export function useBrowser(): { newPage(): Promise<Page>; contexts: BrowserContext[] } {
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    if (!hasChromium()) return;
+    browser = await chromium.launch({
+      executablePath: inject('chromiumPath'),
+      args: CHROMIUM_ARGS,
+      headless: true,
+    });
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail') {
+      fs.mkdirSync(ARTIFACTS, { recursive: true });
+      const name = ctx.task.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+      let i = 0;
+      for (const context of contexts) {
+        for (const page of context.pages()) {
+          await page
+            .screenshot({ path: path.join(ARTIFACTS, `${name}-${i++}.png`), fullPage: true })
+            .catch(() => {});
+        }
+      }
+    }
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    contexts,
+    async newPage() {
+      if (!browser) throw new Error('Chromium is not available');
+      const context = await browser.newContext({
+        baseURL: baseUrl(),
+        viewport: { width: 1440, height: 900 },
+      });
+      contexts.push(context);
+      return context.newPage();
+    },
+  };
+}
+
+/** Reads the newest mail to `email` from the local outbox and returns its 6-digit code. */
+export async function readEmailCode(email: string): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const res = await fetch(`${baseUrl()}/api/v1/dev/outbox?email=${encodeURIComponent(email)}`);
+    const body = (await res.json()) as { data?: Array<{ body: string }> };
+    const code = body.data?.[0]?.body.match(/\b(\d{6})\b/)?.[1];
+    if (code) return code;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no code mailed to ${email}`);
+}

@@ -1,0 +1,40 @@
+import { type SimulatedDevice, startDevice } from '@beacon/agent';
+
+/** Models of the e2e pool: one AP, one switch, one CPE (serial numbers E2EPOOL{type}{n}). */
+const POOL = [
+  { sn: 'E2EPOOLAP0000001', model: 'BA-W1200C' },
+  { sn: 'E2EPOOLAP0000002', model: 'BA-W1200C' },
+  { sn: 'E2EPOOLSW0000001', model: 'BS-S1008P' },
+  { sn: 'E2EPOOLCP0000001', model: 'BC-C5' },
+];
+
+/**
+ * A small pool of powered-on, unclaimed simulated devices against the e2e server's broker, at a time
+ * scale of 0.05 (a 60 s reboot takes 3 s: long enough to see "Rebooting" in the browser).
+ */
+export async function startE2eDevicePool(
+  url: string,
+  factoryKey: string,
+): Promise<{ sns: string[]; stop(): Promise<void> }> {
+  const devices: SimulatedDevice[] = await Promise.all(
+    POOL.map((d) =>
+      startDevice({
+        url,
+        sn: d.sn,
+        model: d.model,
+        factoryKey,
+        timeScale: 0.05,
+        telemetryMs: 2000,
+        backoffMinMs: 200,
+        backoffMaxMs: 1000,
+        clientEvents: false,
+      }),
+    ),
+  );
+  return {
+    sns: POOL.map((d) => d.sn),
+    async stop() {
+      await Promise.all(devices.map((d) => d.stop().catch(() => {})));
+    },
+  };
+}

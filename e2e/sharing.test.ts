@@ -1,0 +1,123 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, readEmailCode, useBrowser } from './helpers/browser.ts';
+
+/** The machine is shared: allow the UI a few seconds. */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
+
+type Envelope<T = unknown> = { code: number; data: T };
+
+/** Calls the API from inside the page (same origin, the page's cookie). */
+function call<T = unknown>(page: Page, method: string, path: string, body?: unknown): Promise<Envelope<T>> {
+  return page.evaluate(
+    async ([m, p, b]) => {
+      const res = await fetch(`/api/v1${p}`, {
+        method: m as string,
+        headers: b === undefined ? {} : { 'content-type': 'application/json' },
+        body: b === undefined ? undefined : JSON.stringify(b),
+      });
+      return res.json();
+    },
+    [method, path, body] as const,
+  ) as Promise<Envelope<T>>;
+}
+
+/** Signs a new account up through the API in this browser context (the cookie stays in it). */
+async function signUp(page: Page, email: string): Promise<void> {
+  await page.goto('/login');
+  expect((await call(page, 'POST', '/auth/codes', { email, purpose: 'signup' })).code).toBe(0);
+  const code = await readEmailCode(email);
+  const password = 'e2e-secret-1';
+  const res = await call(page, 'POST', '/auth/signup', { email, password, confirmPassword: password, code });
+  expect(res.code).toBe(0);
+}
+
+/**
+ * Sharing as two people use it, each in a browser of their own: the owner shares read-only and the
+ * member can look but not save; the owner upgrades the share and the member saves; the owner
+ * transfers the project and it moves from one list to the other.
+ */
+describe.runIf(hasChromium())('sharing in Chromium', () => {
+  const browser = useBrowser();
+
+  it('shares read-only, upgrades to read-write, transfers; both accounts see the change', async () => {
+    const stamp = Date.now();
+    const ownerEmail = `e2e-owner-${stamp}@example.com`;
+    const memberEmail = `e2e-member-${stamp}@example.com`;
+    const owner = await browser.newPage();
+    const member = await browser.newPage();
+    await signUp(owner, ownerEmail);
+    await signUp(member, memberEmail);
+    const created = await call<{ id: number }>(owner, 'POST', '/projects', {
+      name: `Shared${stamp % 100000}`,
+      scenario: 'hotel',
+    });
+    expect(created.code).toBe(0);
+    const projectId = created.data.id;
+    const name = `Shared${stamp % 100000}`;
+
+    // The owner opens the project and shares it read-only from /manage/authority.
+    await owner.goto('/overview/list');
+    await owner.getByText(name, { exact: true }).first().click();
+    await owner.waitForURL('**/overview/preview');
+    await owner.goto('/manage/authority');
+    await owner.getByTestId('share-add').click();
+    await owner.getByTestId('share-form-target').fill(memberEmail);
+    await owner.getByTestId('share-form-submit').click();
+    await poll(() => owner.getByTestId('share-table').getByText(memberEmail).count()).toBe(1);
+    const shares = await call<{ items: { accountId: number; permission: string }[] }>(
+      owner,
+      'GET',
+      `/projects/${projectId}/shares`,
+    );
+    const memberId = shares.data.items[0].accountId;
+    expect(shares.data.items[0].permission).toBe('r');
+
+    // The member sees it, read-only: the edit button is off and the server refuses a save.
+    await member.goto('/overview/list');
+    await poll(() => member.getByTestId(`project-row-${projectId}`).count()).toBe(1);
+    await member.getByText(name, { exact: true }).first().click();
+    await member.waitForURL('**/overview/preview');
+    await poll(() => member.getByTestId('project-edit').isDisabled()).toBe(true);
+    expect((await call(member, 'PATCH', `/projects/${projectId}`, { location: 'Nope' })).code).toBe(5032);
+    await member.goto('/manage/authority');
+    await poll(() => member.getByTestId('share-add').isDisabled()).toBe(true);
+    await poll(() => member.getByTestId(`share-delete-${memberId}`).isDisabled()).toBe(true);
+
+    // The owner upgrades the share to read-write.
+    await owner.getByTestId(`share-edit-${memberId}`).click();
+    await owner.getByTestId('share-form-permission-rw').click();
+    await owner.getByTestId('share-form-submit').click();
+    await poll(() => owner.getByTestId(`share-permission-${memberId}`).textContent()).toContain('Read-write');
+
+    // Now the member saves a change.
+    await member.goto('/overview/preview');
+    await poll(() => member.getByTestId('project-edit').isEnabled()).toBe(true);
+    await member.getByTestId('project-edit').click();
+    await member.getByTestId('project-form-location').fill('Saved by member');
+    await member.getByTestId('project-form-submit').click();
+    await poll(
+      async () => (await call<{ location: string }>(member, 'GET', `/projects/${projectId}`)).data.location,
+    ).toBe('Saved by member');
+
+    // The owner transfers the project to the member: it leaves the owner's list, the member owns it.
+    await owner.getByTestId('transfer-open').click();
+    await owner.getByTestId('transfer-target').fill(memberEmail);
+    await owner.getByTestId('transfer-submit').click();
+    await owner.getByTestId('transfer-confirm').click();
+    await owner.waitForURL('**/overview/list');
+    await poll(() => owner.getByTestId(`project-row-${projectId}`).count()).toBe(0);
+    expect((await call(owner, 'GET', `/projects/${projectId}`)).code).toBe(30);
+
+    await member.goto('/overview/list');
+    await poll(() => member.getByTestId(`project-row-${projectId}`).count()).toBe(1);
+    const mine = await call<{ property: string; ownerAccount: string }>(
+      member,
+      'GET',
+      `/projects/${projectId}`,
+    );
+    expect(mine.data).toMatchObject({ property: 'own', ownerAccount: memberEmail });
+    await member.goto('/manage/authority');
+    await poll(() => member.getByTestId('share-add').isEnabled()).toBe(true);
+  });
+});

@@ -1,0 +1,181 @@
+import {
+  CableFreeMode,
+  DEV_FACTORY_KEY,
+  type DeviceType,
+  deriveDeviceSecret,
+  type ModelInfo,
+  modelInfo,
+  modelsOfType,
+  validateSn,
+} from '@beacon/protocol';
+import { DeviceCore } from './core.ts';
+import { MqttLink } from './link.ts';
+import { LiveData, type PortNeighbour } from './live.ts';
+import { ConfigStore } from './store.ts';
+import { macFromSn, rng, seedOf } from './util.ts';
+import { ClientWorld } from './world.ts';
+
+export interface DeviceOptions {
+  /** Broker URL, e.g. mqtt://localhost:1883. */
+  url: string;
+  sn: string;
+  /** A catalogue model; default the first model of `type` (default AP). */
+  model?: string;
+  type?: DeviceType;
+  /** The MQTT password; default derived from the SN under `factoryKey`. */
+  secret?: string;
+  factoryKey?: string;
+  /** Scales the SPEC.md §9 durations: 0.01 makes a 60 s reboot take 0.6 s. Default 1. */
+  timeScale?: number;
+  /** Where the device keeps its configuration (one JSON file per device); memory only without it. */
+  stateDir?: string;
+  /** Firmware a new device ships with; default the model's oldest version. */
+  firmware?: string;
+  /** Milliseconds between telemetry reports; default 30 s. */
+  telemetryMs?: number;
+  /** The site's clients, shared with the other APs of a fleet; default a world of its own. */
+  world?: ClientWorld;
+  /** Local IP; default one in the world's subnet. */
+  ip?: string;
+  meshRole?: CableFreeMode | null;
+  meshParent?: string | null;
+  /** What hangs off each port (fleet wiring); default random hosts. */
+  neighbours?: Map<number, PortNeighbour>;
+  uplink?: { sn: string; port: number | null } | null;
+  backoffMinMs?: number;
+  backoffMaxMs?: number;
+  keepalive?: number;
+  remoteHost?: string;
+  clientEvents?: boolean;
+  log?: (message: string) => void;
+}
+
+/** A running simulated device. */
+export class SimulatedDevice {
+  constructor(
+    readonly core: DeviceCore,
+    readonly link: MqttLink,
+    private readonly ownWorld: ClientWorld | null,
+  ) {}
+
+  get sn(): string {
+    return this.core.sn;
+  }
+  get model(): ModelInfo {
+    return this.core.info;
+  }
+  get status(): number {
+    return this.core.status;
+  }
+  get revision(): number {
+    return this.core.revision;
+  }
+  get connected(): boolean {
+    return this.link.connected;
+  }
+  get firmware(): string {
+    return this.core.store.data.firmware;
+  }
+
+  /** Powers off cleanly: reports offline (0), disconnects (no will) and stops. */
+  async stop(): Promise<void> {
+    if (this.link.connected) this.link.publish('state', { ...this.core.state(), status: 0 });
+    await this.core.stop();
+    await this.link.stop();
+    this.ownWorld?.stop();
+  }
+
+  /** Power cut: the connection drops without DISCONNECT, so the broker publishes the last will. */
+  async kill(): Promise<void> {
+    await this.core.stop();
+    await this.link.kill();
+    this.ownWorld?.stop();
+  }
+
+  /** Test hook: a raw message on any topic over the device's connection (see MqttLink.publishRaw). */
+  publishRaw(topic: string, payload: string | Buffer, qos: 0 | 1 = 1): Promise<void> {
+    return this.link.publishRaw(topic, payload, qos);
+  }
+
+  /** Test hook: the device stays connected but no longer hears commands (they time out). */
+  pauseListening(): void {
+    this.link.pauseListening();
+  }
+
+  resumeListening(): void {
+    this.link.resumeListening();
+  }
+
+  /** A network failure: the TCP connection drops; the device reconnects with backoff and says hello again. */
+  dropConnection(): void {
+    this.link.drop();
+  }
+}
+
+export function resolveModel(options: { model?: string; type?: DeviceType }): ModelInfo {
+  if (options.model) {
+    const info = modelInfo(options.model);
+    if (!info) throw new Error(`Unknown model ${options.model}`);
+    return info;
+  }
+  const [first] = modelsOfType(options.type ?? 'ap');
+  if (!first) throw new Error(`No model of type ${options.type}`);
+  return first;
+}
+
+/**
+ * Starts one simulated device: loads (or creates) its configuration store, boots, and connects to the
+ * broker. Resolves once it is started; `waitOnline` resolves when the first connection is made.
+ */
+export async function startDevice(options: DeviceOptions): Promise<SimulatedDevice> {
+  const invalid = validateSn(options.sn);
+  if (invalid) throw new Error(`${options.sn}: ${invalid.message}`);
+  const info = resolveModel(options);
+  const log = options.log ?? (() => {});
+  const timeScale = options.timeScale ?? 1;
+  const ownWorld = options.world ? null : new ClientWorld({ site: seedOf(options.sn) & 0xfff, timeScale });
+  const world = options.world ?? ownWorld!;
+  const r = rng(seedOf(options.sn));
+  const store = await ConfigStore.open(
+    options.stateDir,
+    options.sn,
+    info,
+    options.firmware ?? info.firmware[0],
+  );
+  const live = new LiveData(info, r, options.neighbours ?? new Map(), {
+    role: options.meshRole ?? (info.type === 'mesh' ? CableFreeMode.PRIMARY : null),
+    parent: options.meshParent ?? null,
+  });
+  live.uplink = options.uplink ?? null;
+  const core = new DeviceCore({
+    sn: options.sn,
+    info,
+    store,
+    world,
+    live,
+    mac: macFromSn(options.sn),
+    ip: options.ip ?? `${world.subnet}.${2 + (seedOf(`ip:${options.sn}`) % 90)}`,
+    timeScale,
+    telemetryMs: options.telemetryMs ?? 30_000,
+    remoteHost: options.remoteHost ?? '127.0.0.1',
+    clientEvents: options.clientEvents ?? true,
+    log: (m) => log(`[${options.sn}] ${m}`),
+  });
+  const secret =
+    options.secret ?? (await deriveDeviceSecret(options.factoryKey ?? DEV_FACTORY_KEY, options.sn));
+  const link = new MqttLink({
+    url: options.url,
+    sn: options.sn,
+    secret,
+    backoffMinMs: options.backoffMinMs ?? 1000,
+    backoffMaxMs: options.backoffMaxMs ?? 60_000,
+    keepalive: options.keepalive ?? 30,
+    onConnected: () => core.onConnected(),
+    onDisconnected: () => core.onDisconnected(),
+    onMessage: (payload) => void core.onMessage(payload),
+    log: (m) => log(`[${options.sn}] ${m}`),
+  });
+  await core.start(link);
+  link.start();
+  return new SimulatedDevice(core, link, ownWorld);
+}

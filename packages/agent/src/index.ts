@@ -1,0 +1,21 @@
+export {
+  admitCommand,
+  DeviceCore,
+  type Link,
+  UPGRADE_DONE_SECONDS,
+  UPGRADE_DOWNLOAD_SECONDS,
+} from './core.ts';
+export { type DeviceOptions, resolveModel, SimulatedDevice, startDevice } from './device.ts';
+export {
+  Fleet,
+  type FleetDeviceSpec,
+  type FleetOptions,
+  fleetSn,
+  type PlannedDevice,
+  planFleet,
+  startFleet,
+  TYPE_CODES,
+} from './fleet.ts';
+export { MqttLink } from './link.ts';
+export { ConfigStore, FACTORY_PASSWORD } from './store.ts';
+export { ClientWorld, diurnal } from './world.ts';

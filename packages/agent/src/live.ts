@@ -1,0 +1,295 @@
+import {
+  CableFreeMode,
+  Capability,
+  DeviceType,
+  FrequencyBand,
+  hasCapability,
+  type ModelInfo,
+  type Telemetry,
+  type TelemetryClient,
+  type TelemetryPort,
+} from '@beacon/protocol';
+import { between, clamp, intBetween, pick, type Rng, round1 } from './util.ts';
+import type { Station } from './world.ts';
+
+/** What hangs off a port: another Beacon device of the fleet, or an anonymous host. */
+export interface PortNeighbour {
+  sn?: string;
+  kind: 'ap' | 'switch' | 'router' | 'camera' | 'phone' | 'host' | 'device';
+  /** Speed the two ends agree on, Mbit/s. */
+  speed?: number;
+}
+
+export interface LiveContext {
+  now: number;
+  bootedAt: number;
+  /** Wireless clients associated with this device. */
+  clients: Station[];
+  /** All clients on the site (DHCP clients of a gateway). */
+  siteClients: number;
+  led: boolean;
+  locating: boolean;
+  rateLimit: { upKbps: number; downKbps: number } | null;
+  clientLimits: Record<string, { upKbps: number; downKbps: number }>;
+  /** Radio settings of the running configuration. */
+  radios: { band: FrequencyBand; channel: number; power: number }[];
+}
+
+interface PortState {
+  neighbour: PortNeighbour | null;
+  rxBytes: number;
+  txBytes: number;
+  rxRate: number;
+  txRate: number;
+  poeDraw: number;
+  downUntil: number;
+  /** The link was down at the last report (a port-up event when it comes back). */
+  wasDown: boolean;
+}
+
+/**
+ * The live data of one device: ports with links, speeds and PoE draw within the power budget, growing
+ * counters, WAN throughput, mesh role, radios, CPU and memory. Clients come from the site's world.
+ */
+export class LiveData {
+  readonly ports = new Map<number, PortState>();
+  meshRole: CableFreeMode | null;
+  meshParent: string | null;
+  uplink: { sn: string; port: number | null } | null = null;
+  private wan = { rxBytes: 0, txBytes: 0, rxRate: 0, txRate: 0, ip: null as string | null };
+  private lastAt = Date.now();
+  private cpu = 10;
+  private readonly channels = new Map<FrequencyBand, number>();
+  private memory = 35;
+  overloaded = new Set<number>();
+
+  constructor(
+    private readonly info: ModelInfo,
+    private readonly r: Rng,
+    neighbours: Map<number, PortNeighbour>,
+    mesh: { role: CableFreeMode | null; parent: string | null },
+  ) {
+    this.meshRole = mesh.role;
+    this.meshParent = mesh.parent;
+    const hasWan = hasCapability(info, Capability.WAN);
+    if (hasWan)
+      this.wan.ip = `100.${64 + intBetween(r, 0, 63)}.${intBetween(r, 0, 255)}.${intBetween(r, 2, 254)}`;
+    for (const spec of info.ports) {
+      let neighbour = neighbours.get(spec.id) ?? null;
+      if (!neighbour && neighbours.size === 0) {
+        // Not wired by a fleet: some plausible hosts.
+        if (spec.wan) neighbour = { kind: 'device' };
+        else if (r() < (info.type === DeviceType.SWITCH ? 0.6 : 0.4)) {
+          neighbour = { kind: spec.poe ? pick(r, ['camera', 'phone', 'ap', 'host'] as const) : 'host' };
+        }
+      }
+      this.ports.set(spec.id, {
+        neighbour,
+        rxBytes: 0,
+        txBytes: 0,
+        rxRate: 0,
+        txRate: 0,
+        poeDraw: 0,
+        downUntil: 0,
+        wasDown: false,
+      });
+    }
+    this.memory = between(r, 28, 45);
+  }
+
+  private channel(band: FrequencyBand): number {
+    let c = this.channels.get(band);
+    if (c === undefined) {
+      c = band === FrequencyBand.B2G4 ? pick(this.r, [1, 6, 11]) : pick(this.r, [36, 44, 149, 157]);
+      this.channels.set(band, c);
+    }
+    return c;
+  }
+
+  /** After a boot every counter starts again. */
+  reboot(): void {
+    for (const p of this.ports.values()) {
+      p.rxBytes = 0;
+      p.txBytes = 0;
+      p.downUntil = 0;
+    }
+    this.wan.rxBytes = 0;
+    this.wan.txBytes = 0;
+    this.overloaded.clear();
+  }
+
+  /** PoE reboot: the ports lose power and link until `until`. */
+  powerCycle(ids: number[], until: number): void {
+    for (const id of ids) {
+      const p = this.ports.get(id);
+      if (p) p.downUntil = until;
+    }
+  }
+
+  isCycling(id: number, now = Date.now()): boolean {
+    return (this.ports.get(id)?.downUntil ?? 0) > now;
+  }
+
+  private drawFor(n: PortNeighbour): number {
+    switch (n.kind) {
+      case 'ap':
+        return between(this.r, 7, 13);
+      case 'camera':
+        return between(this.r, 3.5, 7);
+      case 'phone':
+        return between(this.r, 2.5, 4.5);
+      default:
+        return 0;
+    }
+  }
+
+  /** Builds a telemetry message; `events` collects port/PoE changes worth an event. */
+  build(
+    ctx: LiveContext,
+    events: { event: 'port-up' | 'port-down' | 'poe-overload'; port: number }[] = [],
+  ): Telemetry {
+    const { info, r } = this;
+    const dt = Math.max(0, (ctx.now - this.lastAt) / 1000);
+    this.lastAt = ctx.now;
+    const uptime = Math.max(0, Math.floor((ctx.now - ctx.bootedAt) / 1000));
+
+    const clients: TelemetryClient[] = ctx.clients.map((s) => {
+      const limit = ctx.clientLimits[s.mac] ?? ctx.rateLimit;
+      const cap = (v: number, max: number | undefined) => (max ? Math.min(v, max) : v);
+      return {
+        mac: s.mac,
+        name: s.name,
+        ip: s.ip,
+        kind: s.kind,
+        wired: false,
+        ssid: s.ssid,
+        band: s.band,
+        rssi: s.rssi,
+        txRate: cap(s.txRate, limit?.upKbps),
+        rxRate: cap(s.rxRate, limit?.downKbps),
+        txBytes: s.txBytes,
+        rxBytes: s.rxBytes,
+        onlineSeconds: Math.max(0, Math.floor((ctx.now - s.joinedAt) / 1000)),
+        vlan: s.vlan,
+      };
+    });
+    const clientTraffic = clients.reduce((a, c) => a + c.rxRate + c.txRate, 0);
+
+    // Ports and PoE within the budget: ports are powered in order until the budget is spent.
+    let poeUsed = 0;
+    const ports: TelemetryPort[] = [];
+    for (const spec of info.ports) {
+      const p = this.ports.get(spec.id)!;
+      const cycling = p.downUntil > ctx.now;
+      let powered = false;
+      let draw = 0;
+      if (spec.poe && p.neighbour && !cycling) {
+        const want = p.poeDraw || this.drawFor(p.neighbour);
+        if (want > 0) {
+          if (poeUsed + want <= info.poeBudget) {
+            powered = true;
+            draw = want;
+            p.poeDraw = want;
+            poeUsed += want;
+            this.overloaded.delete(spec.id);
+          } else if (!this.overloaded.has(spec.id)) {
+            this.overloaded.add(spec.id);
+            events.push({ event: 'poe-overload', port: spec.id });
+          }
+        }
+      }
+      const needsPower = spec.poe && p.neighbour && this.drawFor(p.neighbour) > 0;
+      const link = !!p.neighbour && !cycling && (!needsPower || powered);
+      const wasUp = p.rxRate > 0 || p.txRate > 0;
+      if (link) {
+        const load = spec.wan
+          ? clientTraffic
+          : clientTraffic / Math.max(1, info.ports.length) + between(r, 50, 3000);
+        p.rxRate = Math.round(load * between(r, 0.8, 1.2)) + 1;
+        p.txRate = Math.round(load * between(r, 0.1, 0.5)) + 1;
+        p.rxBytes += Math.round((p.rxRate * 1000 * dt) / 8);
+        p.txBytes += Math.round((p.txRate * 1000 * dt) / 8);
+      } else {
+        p.rxRate = 0;
+        p.txRate = 0;
+      }
+      if (wasUp && !link) events.push({ event: 'port-down', port: spec.id });
+      if (!wasUp && link && uptime > 0 && p.wasDown) events.push({ event: 'port-up', port: spec.id });
+      p.wasDown = !link;
+      ports.push({
+        id: spec.id,
+        type: spec.type,
+        enabled: true,
+        link,
+        speed: link ? Math.min(spec.maxSpeed, p.neighbour?.speed ?? spec.maxSpeed) : 0,
+        duplex: link ? 'full' : null,
+        poe: spec.poe ? { enabled: true, power: round1(draw) } : null,
+        rxBytes: p.rxBytes,
+        txBytes: p.txBytes,
+        rxRate: p.rxRate,
+        txRate: p.txRate,
+        ...(p.neighbour?.sn ? { neighbour: p.neighbour.sn } : {}),
+      });
+    }
+
+    this.cpu = clamp(
+      this.cpu * 0.6 + (between(r, 3, 12) + clients.length * 0.4 + (ctx.locating ? 2 : 0)) * 0.4,
+      1,
+      99,
+    );
+    this.memory = clamp(this.memory + between(r, -0.5, 0.5) + clients.length * 0.01, 20, 92);
+
+    const telemetry: Telemetry = {
+      ts: ctx.now,
+      uptime,
+      cpu: round1(this.cpu),
+      memory: round1(this.memory),
+      clientCount: clients.length,
+      clients,
+      led: ctx.led,
+      locating: ctx.locating,
+    };
+    if (info.ports.length > 1 || info.type === DeviceType.SWITCH) telemetry.ports = ports;
+    if (info.poeBudget > 0) {
+      telemetry.poe = {
+        budget: info.poeBudget,
+        used: round1(poeUsed),
+        remaining: round1(info.poeBudget - poeUsed),
+      };
+    }
+    const gateway = hasCapability(info, Capability.WAN) && this.meshRole !== CableFreeMode.SECONDARY;
+    if (gateway) {
+      telemetry.dhcpClientCount = ctx.siteClients;
+      const base = ctx.siteClients * between(r, 300, 1500);
+      this.wan.rxRate = Math.round(base + between(r, 100, 2000));
+      this.wan.txRate = Math.round(this.wan.rxRate * between(r, 0.1, 0.35));
+      this.wan.rxBytes += Math.round((this.wan.rxRate * 1000 * dt) / 8);
+      this.wan.txBytes += Math.round((this.wan.txRate * 1000 * dt) / 8);
+      telemetry.wan = { online: true, ...this.wan };
+    }
+    if (this.meshRole) {
+      telemetry.mesh = {
+        role: this.meshRole,
+        parent: this.meshRole === CableFreeMode.SECONDARY ? this.meshParent : null,
+        backhaulRssi: this.meshRole === CableFreeMode.SECONDARY ? intBetween(r, -72, -48) : null,
+        hops: this.meshRole === CableFreeMode.SECONDARY ? 1 : 0,
+      };
+    }
+    if (info.bands.length) {
+      telemetry.radios = info.bands.map((band) => {
+        const set = ctx.radios.find((x) => x.band === band);
+        const onBand = clients.filter((c) => c.band === band).length;
+        return {
+          band,
+          channel: set?.channel || this.channel(band),
+          power: set?.power ?? 20,
+          utilisation: Math.round(clamp(5 + onBand * 3 + between(r, 0, 15), 0, 100)),
+          noise: intBetween(r, -97, -88),
+          clients: onBand,
+        };
+      });
+    }
+    if (this.uplink) telemetry.uplink = this.uplink;
+    return telemetry;
+  }
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { validateAccountPassword, validateEmail } from '../validators/account.ts';
+import { validateName } from '../validators/names.ts';
+import { checked } from '../validators/zod.ts';
+
+/** PATCH /api/v1/account — company name and location change once per year (codes 14, 15). */
+export const UpdateProfileBody = z
+  .object({
+    nick: checked(z.string().trim(), (v) => validateName(v, 'Nickname', 32)).optional(),
+    email: checked(z.string().trim().toLowerCase(), validateEmail).optional(),
+    companyName: z.string().trim().min(1).max(64).optional(),
+    companyLocation: z.string().trim().min(1).max(64).optional(),
+    remindTags: z.array(z.string().max(32)).max(20).optional(),
+  })
+  .strict();
+export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
+
+/** POST /api/v1/account/password */
+export const ChangePasswordBody = z.object({
+  oldPassword: z.string().min(1),
+  password: checked(z.string(), validateAccountPassword),
+  confirmPassword: z.string(),
+});
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+
+/** Custom scenarios: /api/v1/account/scenarios (at most 20 per account). */
+export const ScenarioBody = z.object({
+  name: checked(z.string().trim(), (v) => validateName(v, 'Scenario name', 32)),
+});
+export type ScenarioBody = z.infer<typeof ScenarioBody>;
+export const ScenarioView = z.object({ id: z.number().int(), name: z.string(), createdAt: z.string() });
+export type ScenarioView = z.infer<typeof ScenarioView>;
+
+/** OpenAPI access keys: /api/v1/account/api-keys. The secret is shown once, at creation. */
+export const ApiKeyBody = z.object({
+  name: checked(z.string().trim(), (v) => validateName(v, 'Key name', 32)),
+});
+export const ApiKeyView = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  prefix: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+export type ApiKeyView = z.infer<typeof ApiKeyView>;
+export const ApiKeyCreated = ApiKeyView.extend({ key: z.string() });

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { AccessType, AccountRole } from '../enums/account.ts';
+import { MENU_FLAGS } from '../enums/menu.ts';
+import { validateAccountPassword, validateEmail, validateEmailCode } from '../validators/account.ts';
+import { checked } from '../validators/zod.ts';
+
+const email = checked(z.string().trim().toLowerCase(), validateEmail);
+const password = checked(z.string(), validateAccountPassword);
+const emailCode = checked(z.string().trim(), validateEmailCode);
+
+export const CodePurpose = z.enum(['signup', 'reset']);
+export type CodePurpose = z.infer<typeof CodePurpose>;
+
+/** POST /api/v1/auth/codes — send a 6-digit email code. */
+export const SendCodeBody = z.object({ email, purpose: CodePurpose });
+export type SendCodeBody = z.infer<typeof SendCodeBody>;
+
+/** POST /api/v1/auth/signup — the account is the email; signs in on success. */
+export const SignUpBody = z.object({
+  email,
+  password,
+  confirmPassword: z.string(),
+  code: emailCode,
+  nick: z.string().trim().max(32).optional(),
+});
+export type SignUpBody = z.infer<typeof SignUpBody>;
+
+/** POST /api/v1/auth/login */
+export const LoginBody = z.object({
+  account: z.string().trim().toLowerCase().min(1, 'Account cannot be empty'),
+  password: z.string().min(1, 'Password cannot be empty'),
+  /** Keep the session beyond the browser session (cookie Max-Age). */
+  remember: z.boolean().optional(),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+/** POST /api/v1/auth/reset — reset the password with an email code. */
+export const ResetPasswordBody = z.object({ email, code: emailCode, password, confirmPassword: z.string() });
+export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
+
+export const AccountView = z.object({
+  id: z.number().int(),
+  account: z.string(),
+  nick: z.string(),
+  email: z.string(),
+  role: z.union([
+    z.literal(AccountRole.NORMAL),
+    z.literal(AccountRole.ENGINEER),
+    z.literal(AccountRole.MANUFACTURER),
+    z.literal(AccountRole.OPERATOR),
+  ]),
+  cloudId: z.string(),
+  companyName: z.string(),
+  companyLocation: z.string(),
+  /** When each may next be changed (ISO time), null if it may be changed now. */
+  companyNameLockedUntil: z.string().nullable(),
+  companyLocationLockedUntil: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+  remindTags: z.array(z.string()),
+  createdAt: z.string(),
+});
+export type AccountView = z.infer<typeof AccountView>;
+
+export const MenuFlagsView = z.object(
+  Object.fromEntries(MENU_FLAGS.map((f) => [f, z.boolean()])) as Record<
+    (typeof MENU_FLAGS)[number],
+    z.ZodBoolean
+  >,
+);
+
+/** GET /api/v1/auth/session, and the data of login and sign-up answers. */
+export const SessionView = z.object({
+  account: AccountView,
+  accessType: z.enum([AccessType.WEB, AccessType.OPENAPI]),
+  flags: MenuFlagsView,
+  /** Idle time after which the web app logs out, in seconds (0 = never). */
+  idleTimeoutSeconds: z.number().int(),
+});
+export type SessionView = z.infer<typeof SessionView>;

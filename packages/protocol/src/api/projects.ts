@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import {
+  DEFAULT_TIME_ZONE_MINUTES,
+  NetMode,
+  PROJECT_TIME_RANGES,
+  ProjectProperty,
+  ProjectRight,
+  TIME_ZONE_MAX_MINUTES,
+  TIME_ZONE_MIN_MINUTES,
+} from '../enums/project.ts';
+import { validateProjectName } from '../validators/names.ts';
+import { checked } from '../validators/zod.ts';
+import { PageQuery } from './envelope.ts';
+
+const netMode = z.union([z.literal(NetMode.WLAN), z.literal(NetMode.MESH)]);
+const timeZone = z
+  .number()
+  .int()
+  .min(TIME_ZONE_MIN_MINUTES)
+  .max(TIME_ZONE_MAX_MINUTES)
+  .refine((m) => m % 15 === 0, 'The time zone must be a multiple of 15 minutes');
+
+/** A built-in scenario key (BUILTIN_SCENARIOS) or the name of one of the account's custom scenarios. */
+const scenario = z.string().trim().min(1, 'Choose a scenario').max(32);
+
+/** POST /api/v1/projects */
+export const CreateProjectBody = z.object({
+  name: checked(z.string().trim(), validateProjectName),
+  netMode: netMode.default(NetMode.WLAN),
+  scenario,
+  location: z.string().trim().max(64).default(''),
+  address: z.string().trim().max(128).default(''),
+  timeZone: timeZone.default(DEFAULT_TIME_ZONE_MINUTES),
+});
+export type CreateProjectBody = z.input<typeof CreateProjectBody>;
+
+/** PATCH /api/v1/projects/{id} — netMode cannot change once created. */
+export const UpdateProjectBody = z
+  .object({
+    name: checked(z.string().trim(), validateProjectName),
+    scenario,
+    location: z.string().trim().max(64),
+    address: z.string().trim().max(128),
+    timeZone,
+  })
+  .partial()
+  .strict();
+export type UpdateProjectBody = z.infer<typeof UpdateProjectBody>;
+
+export const ProjectView = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  netMode,
+  scenario: z.string(),
+  location: z.string(),
+  address: z.string(),
+  timeZone: z.number().int(),
+  right: z.enum([ProjectRight.READ_WRITE, ProjectRight.READ]),
+  isShare: z.boolean(),
+  property: z.enum([ProjectProperty.OWN, ProjectProperty.SHARED_READ, ProjectProperty.SHARED_MANAGE]),
+  isDemo: z.boolean(),
+  ownerAccount: z.string(),
+  deviceCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ProjectView = z.infer<typeof ProjectView>;
+
+/** GET /api/v1/projects */
+export const ProjectListQuery = PageQuery.extend({
+  range: z.enum(PROJECT_TIME_RANGES).optional(),
+  q: z.string().trim().max(64).optional(),
+  netMode: z.coerce.number().pipe(netMode).optional(),
+  sort: z.enum(['name', 'createdAt', 'updatedAt']).default('createdAt'),
+  order: z.enum(['asc', 'desc']).default('desc'),
+});
+export type ProjectListQuery = z.infer<typeof ProjectListQuery>;
+
+/** GET /api/v1/projects/{id}/logs — the audit trail (Log screen). */
+export const AuditView = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  account: z.string(),
+  action: z.string(),
+  entity: z.string(),
+  entityId: z.string().nullable(),
+  before: z.unknown().nullable(),
+  after: z.unknown().nullable(),
+});
+export type AuditView = z.infer<typeof AuditView>;

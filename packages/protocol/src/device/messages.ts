@@ -1,0 +1,265 @@
+import { z } from 'zod';
+import {
+  CableFreeMode,
+  CpeMode,
+  DEVICE_STATUSES,
+  DeviceMode,
+  DeviceStatus,
+  DeviceType,
+  ManagementMode,
+  PortType,
+  RemoteManageState,
+} from '../enums/device.ts';
+import { FrequencyBand } from '../enums/wireless.ts';
+
+/** Messages a device publishes under `dev/{sn}/up/…`. Every message carries `ts`, the device's clock in ms. */
+
+const ts = z.int().min(0).describe('Device time, milliseconds since the Unix epoch');
+export const snSchema = z.string().regex(/^[A-Za-z0-9]{16,32}$/, 'Serial number: 16 to 32 letters or digits');
+export const macSchema = z
+  .string()
+  .regex(/^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$/, 'MAC address as AA:BB:CC:DD:EE:FF');
+export const ipv4Schema = z.string().regex(/^(\d{1,3}\.){3}\d{1,3}$/, 'IPv4 address');
+const counter = z.int().min(0).describe('Bytes since the counter started (grows; resets on reboot)');
+const kbps = z.number().min(0).describe('kbit/s');
+
+export const deviceTypeSchema = z.enum(Object.values(DeviceType) as [DeviceType, ...DeviceType[]]);
+export const deviceStatusSchema = z
+  .int()
+  .refine((s) => (DEVICE_STATUSES as readonly number[]).includes(s), 'Unknown device status code')
+  .describe(
+    'SPEC.md §4 status code: 0 offline, 1 online, 2 upgrade done, 3 upgrading, 4 uploading, 5 upload success, 6 upload failed, 7 online not saved, 8 rebooting, 9 offline variant',
+  );
+export const managementModeSchema = z.union([
+  z.literal(ManagementMode.LOCAL),
+  z.literal(ManagementMode.CLOUD),
+]);
+export const cpeModeSchema = z.enum([CpeMode.AP, CpeMode.CLIENT]);
+export const meshRoleSchema = z.enum([CableFreeMode.PRIMARY, CableFreeMode.SECONDARY]);
+export const bandSchema = z.enum([
+  FrequencyBand.B2G4,
+  FrequencyBand.B5G,
+  FrequencyBand.B5G1,
+  FrequencyBand.B5G2,
+]);
+
+/** `dev/{sn}/up/hello`: sent after every (re)connection and after every restart. */
+export const helloSchema = z.object({
+  sn: snSchema,
+  model: z.string().min(1).max(32),
+  type: deviceTypeSchema,
+  firmware: z.string().min(1).max(32),
+  hardware: z.string().max(32).optional(),
+  capabilities: z.array(z.string()),
+  mac: macSchema,
+  ip: ipv4Schema.describe('Local (LAN-side) IP'),
+  mode: managementModeSchema.describe('Management mode: 0 local, 1 cloud'),
+  revision: z.int().min(0).describe('Configuration revision the device runs; 0 = none applied'),
+  uptime: z.int().min(0).describe('Seconds since the device booted'),
+  bootId: z.string().min(1).max(64).describe('Changes at every boot, so a restart is visible'),
+  deviceMode: z.union([z.literal(DeviceMode.ROUTER), z.literal(DeviceMode.WIFI_EXTEND)]).optional(),
+  cpeMode: cpeModeSchema.optional(),
+  meshRole: meshRoleSchema.optional(),
+  protocol: z.literal(1).describe('Protocol version'),
+  ts,
+});
+export type Hello = z.infer<typeof helloSchema>;
+
+export const ConfigStatus = { APPLIED: 'applied', APPLYING: 'applying', FAILED: 'failed' } as const;
+export type ConfigStatus = (typeof ConfigStatus)[keyof typeof ConfigStatus];
+
+export const DeviceOperation = {
+  REBOOT: 'reboot',
+  RESET: 'reset',
+  UPGRADE: 'upgrade',
+  MODE_SWITCH: 'mode-switch',
+  APPLY_CONFIG: 'apply-config',
+} as const;
+export type DeviceOperation = (typeof DeviceOperation)[keyof typeof DeviceOperation];
+
+/** `dev/{sn}/up/state` (retained): the status of SPEC.md §4 and the configuration the device runs. */
+export const liveStateSchema = z.object({
+  status: deviceStatusSchema,
+  revision: z.int().min(0),
+  configStatus: z.enum([ConfigStatus.APPLIED, ConfigStatus.APPLYING, ConfigStatus.FAILED]),
+  /** With configStatus failed: the revision refused and the catalogue code. */
+  failedRevision: z.int().min(1).optional(),
+  configCode: z.int().optional(),
+  mode: managementModeSchema,
+  operation: z
+    .enum(Object.values(DeviceOperation) as [DeviceOperation, ...DeviceOperation[]])
+    .nullable()
+    .describe('What the device is busy with, null when idle'),
+  /** Percent done of the operation, when known. */
+  progress: z.int().min(0).max(100).optional(),
+  remote: z
+    .object({
+      state: z.enum(Object.values(RemoteManageState) as [RemoteManageState, ...RemoteManageState[]]),
+      url: z.string().optional(),
+    })
+    .optional(),
+  ts,
+});
+export type LiveState = z.infer<typeof liveStateSchema>;
+
+/** The last will the broker publishes (retained) on `dev/{sn}/up/state` when the device vanishes. */
+export const lastWillSchema = z.object({
+  status: z.literal(DeviceStatus.OFFLINE),
+  will: z.literal(true),
+  /** When the connection that registered the will was made; the server uses its own receive time. */
+  ts,
+});
+export type LastWill = z.infer<typeof lastWillSchema>;
+
+export const stateMessageSchema = z.union([lastWillSchema, liveStateSchema]);
+export type StateMessage = z.infer<typeof stateMessageSchema>;
+export const isLastWill = (m: StateMessage): m is LastWill => 'will' in m && m.will === true;
+
+/** The will payload a device registers when it connects. */
+export const lastWillPayload = (connectedAt = Date.now()): LastWill => ({
+  status: DeviceStatus.OFFLINE,
+  will: true,
+  ts: connectedAt,
+});
+
+export const ClientKind = {
+  PHONE: 'phone',
+  LAPTOP: 'laptop',
+  TABLET: 'tablet',
+  PC: 'pc',
+  IOT: 'iot',
+  TV: 'tv',
+} as const;
+export type ClientKind = (typeof ClientKind)[keyof typeof ClientKind];
+
+/** An online client (station) as SPEC.md §3 lists it. */
+export const telemetryClientSchema = z.object({
+  mac: macSchema,
+  name: z.string().max(64),
+  ip: ipv4Schema,
+  kind: z.enum(Object.values(ClientKind) as [ClientKind, ...ClientKind[]]),
+  wired: z.boolean(),
+  ssid: z.string().max(32).nullable(),
+  band: bandSchema.nullable(),
+  rssi: z.int().min(-110).max(0).nullable().describe('dBm, null for wired clients'),
+  txRate: kbps,
+  rxRate: kbps,
+  txBytes: counter,
+  rxBytes: counter,
+  onlineSeconds: z.int().min(0),
+  vlan: z.int().min(1).max(4094).nullable(),
+});
+export type TelemetryClient = z.infer<typeof telemetryClientSchema>;
+
+export const telemetryPortSchema = z.object({
+  id: z.int().min(1),
+  type: z.enum([PortType.LIGHT, PortType.ELECTRICAL, PortType.NONE]),
+  enabled: z.boolean(),
+  link: z.boolean().describe('Link up'),
+  speed: z.int().min(0).describe('Mbit/s, 0 when the link is down'),
+  duplex: z.enum(['full', 'half']).nullable(),
+  poe: z.object({ enabled: z.boolean(), power: z.number().min(0).describe('Watts drawn') }).nullable(),
+  rxBytes: counter,
+  txBytes: counter,
+  rxRate: kbps,
+  txRate: kbps,
+  /** SN of the Beacon device on the other end, when known (topology). */
+  neighbour: z.string().optional(),
+});
+export type TelemetryPort = z.infer<typeof telemetryPortSchema>;
+
+export const telemetryRadioSchema = z.object({
+  band: bandSchema,
+  channel: z.int().min(0),
+  power: z.int().describe('dBm'),
+  utilisation: z.int().min(0).max(100),
+  noise: z.int().describe('dBm'),
+  clients: z.int().min(0),
+});
+
+/** `dev/{sn}/up/telemetry`: periodic live data. Sections that do not apply to the type are left out. */
+export const telemetrySchema = z.object({
+  ts,
+  uptime: z.int().min(0),
+  cpu: z.number().min(0).max(100).describe('Percent'),
+  memory: z.number().min(0).max(100).describe('Percent'),
+  clientCount: z.int().min(0),
+  dhcpClientCount: z.int().min(0).optional(),
+  clients: z.array(telemetryClientSchema),
+  ports: z.array(telemetryPortSchema).optional(),
+  poe: z.object({ budget: z.number(), used: z.number(), remaining: z.number() }).optional(),
+  wan: z
+    .object({
+      online: z.boolean(),
+      ip: ipv4Schema.nullable(),
+      rxRate: kbps,
+      txRate: kbps,
+      rxBytes: counter,
+      txBytes: counter,
+    })
+    .optional(),
+  mesh: z
+    .object({
+      role: meshRoleSchema,
+      parent: z.string().nullable(),
+      backhaulRssi: z.int().nullable(),
+      hops: z.int().min(0),
+    })
+    .optional(),
+  radios: z.array(telemetryRadioSchema).optional(),
+  /** The device this one hangs off (topology), when known. */
+  uplink: z.object({ sn: z.string(), port: z.int().nullable() }).optional(),
+  led: z.boolean(),
+  locating: z.boolean(),
+});
+export type Telemetry = z.infer<typeof telemetrySchema>;
+
+export const EventLevel = { INFO: 'info', WARNING: 'warning', CRITICAL: 'critical' } as const;
+export type EventLevel = (typeof EventLevel)[keyof typeof EventLevel];
+
+export const DeviceEventName = {
+  BOOTED: 'booted',
+  RESET_DONE: 'reset-done',
+  UPGRADE_DONE: 'upgrade-done',
+  UPGRADE_FAILED: 'upgrade-failed',
+  CONFIG_APPLIED: 'config-applied',
+  CONFIG_FAILED: 'config-failed',
+  PASSWORD_CHANGED: 'password-changed',
+  MODE_SWITCHED: 'mode-switched',
+  MANAGEMENT_MODE: 'management-mode',
+  CLIENT_JOINED: 'client-joined',
+  CLIENT_LEFT: 'client-left',
+  CLIENT_ROAMED: 'client-roamed',
+  PORT_UP: 'port-up',
+  PORT_DOWN: 'port-down',
+  POE_OVERLOAD: 'poe-overload',
+  POE_REBOOT: 'poe-reboot',
+  HIGH_CPU: 'high-cpu',
+  HIGH_MEMORY: 'high-memory',
+  WAN_DOWN: 'wan-down',
+  WAN_UP: 'wan-up',
+  MESH_ROLE: 'mesh-role',
+} as const;
+export type DeviceEventName = (typeof DeviceEventName)[keyof typeof DeviceEventName];
+
+/** `dev/{sn}/up/event`: alarms (warning, critical) and log entries (info). */
+export const deviceEventSchema = z.object({
+  id: z.string().min(1).max(64).describe('Unique per device; a repeated id is the same event'),
+  ts,
+  event: z.enum(Object.values(DeviceEventName) as [DeviceEventName, ...DeviceEventName[]]),
+  level: z.enum([EventLevel.INFO, EventLevel.WARNING, EventLevel.CRITICAL]),
+  message: z.string().max(256).describe('en-US text'),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+export type DeviceEvent = z.infer<typeof deviceEventSchema>;
+export const isAlarm = (e: DeviceEvent): boolean => e.level !== EventLevel.INFO;
+
+/** `dev/{sn}/up/reply`: exactly one per command id. */
+export const replySchema = z.object({
+  id: z.string().min(1).max(64),
+  code: z.int().describe('0 success, else a code of the error catalogue (SPEC.md §8)'),
+  message: z.string().max(256).optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+  ts,
+});
+export type Reply = z.infer<typeof replySchema>;

@@ -1,0 +1,95 @@
+/**
+ * MQTT topics of the device protocol (DESIGN.md "Device protocol (MQTT)"). Every topic sits under the
+ * device's own `dev/{sn}/`: the device publishes under `dev/{sn}/up/…` and subscribes to
+ * `dev/{sn}/down/cmd`; the broker lets it do nothing else (DESIGN.md invariant 5).
+ */
+
+export const TOPIC_ROOT = 'dev';
+
+/** What a device publishes, one topic each. */
+export const UpKind = {
+  HELLO: 'hello',
+  STATE: 'state',
+  TELEMETRY: 'telemetry',
+  EVENT: 'event',
+  REPLY: 'reply',
+} as const;
+export type UpKind = (typeof UpKind)[keyof typeof UpKind];
+export const UP_KINDS: readonly UpKind[] = Object.values(UpKind);
+
+/** What the server publishes to a device. */
+export const DownKind = { CMD: 'cmd' } as const;
+export type DownKind = (typeof DownKind)[keyof typeof DownKind];
+export const DOWN_KINDS: readonly DownKind[] = Object.values(DownKind);
+
+export interface DeviceTopics {
+  hello: string;
+  state: string;
+  telemetry: string;
+  event: string;
+  reply: string;
+  cmd: string;
+}
+
+export const upTopic = (sn: string, kind: UpKind): string => `${TOPIC_ROOT}/${sn}/up/${kind}`;
+export const downTopic = (sn: string, kind: DownKind = DownKind.CMD): string =>
+  `${TOPIC_ROOT}/${sn}/down/${kind}`;
+
+/** Every topic of one device. */
+export function deviceTopics(sn: string): DeviceTopics {
+  return {
+    hello: upTopic(sn, UpKind.HELLO),
+    state: upTopic(sn, UpKind.STATE),
+    telemetry: upTopic(sn, UpKind.TELEMETRY),
+    event: upTopic(sn, UpKind.EVENT),
+    reply: upTopic(sn, UpKind.REPLY),
+    cmd: downTopic(sn, DownKind.CMD),
+  };
+}
+
+/** What a server subscribes to: every device's up topics. */
+export const SERVER_UP_FILTER = `${TOPIC_ROOT}/+/up/#`;
+/** The same, as a shared subscription so several server instances split the traffic (not on Aedes). */
+export const SERVER_SHARED_UP_FILTER = `$share/beacon/${SERVER_UP_FILTER}`;
+
+export type ParsedTopic =
+  | { sn: string; direction: 'up'; kind: UpKind }
+  | { sn: string; direction: 'down'; kind: DownKind };
+
+/** Splits a device topic into its parts; null for anything that is not one of ours. */
+export function parseDeviceTopic(topic: string): ParsedTopic | null {
+  const parts = topic.split('/');
+  if (parts.length !== 4 || parts[0] !== TOPIC_ROOT || parts[1] === '') return null;
+  const [, sn, direction, kind] = parts;
+  if (!/^[A-Za-z0-9]+$/.test(sn)) return null;
+  if (direction === 'up' && (UP_KINDS as readonly string[]).includes(kind)) {
+    return { sn, direction, kind: kind as UpKind };
+  }
+  if (direction === 'down' && (DOWN_KINDS as readonly string[]).includes(kind)) {
+    return { sn, direction, kind: kind as DownKind };
+  }
+  return null;
+}
+
+/**
+ * The broker's access rule for a device (DESIGN.md invariant 5): the device whose username is `sn`
+ * may publish only to its own up topics and subscribe only to its own down topics. Wildcards in a
+ * subscription are refused, so a device can never read another device's traffic.
+ */
+export function isDeviceTopicAllowed(sn: string, topic: string, action: 'publish' | 'subscribe'): boolean {
+  const parsed = parseDeviceTopic(topic);
+  if (!parsed || parsed.sn !== sn) return false;
+  return action === 'publish' ? parsed.direction === 'up' : parsed.direction === 'down';
+}
+
+/** MQTT quality of service and retain flag per up topic. State is retained: a server that starts (or a
+ * new instance) learns every device's last state, including the last will, from the broker. */
+export const UP_PUBLISH_OPTIONS: Readonly<Record<UpKind, { qos: 0 | 1; retain: boolean }>> = {
+  hello: { qos: 1, retain: false },
+  state: { qos: 1, retain: true },
+  telemetry: { qos: 0, retain: false },
+  event: { qos: 1, retain: false },
+  reply: { qos: 1, retain: false },
+};
+/** Commands go down with QoS 1; a device answers a repeated id with the reply it already gave. */
+export const DOWN_PUBLISH_OPTIONS = { qos: 1, retain: false } as const;

@@ -1,0 +1,213 @@
+import {
+  AccountView,
+  ApiKeyBody,
+  ApiKeyCreated,
+  ApiKeyView,
+  AppError,
+  ChangePasswordBody,
+  Codes,
+  ok as okSchema,
+  ScenarioBody,
+  ScenarioView,
+  UpdateProfileBody,
+} from '@beacon/protocol';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { requireAccount } from '../auth/principal.ts';
+import { createAuthService } from '../auth/service.ts';
+import { setSessionCookie } from '../auth/sessions.ts';
+import type { Deps } from '../deps.ts';
+import { ok } from '../http/reply.ts';
+import type { App } from '../http/types.ts';
+import { AVATAR_MAX_BYTES, type CallContext, createAccountService } from './service.ts';
+
+const tags = ['account'];
+const Done = okSchema(z.null());
+const IdParams = z.object({ id: z.coerce.number().int().positive() });
+
+/** Runs before body validation, so a caller without an account hears 9/10/70 rather than 16. */
+const signedIn = { onRequest: async (request: FastifyRequest) => void requireAccount(request) };
+
+function context(request: FastifyRequest): CallContext {
+  return { requestId: request.id, ip: request.ip, userAgent: request.headers['user-agent'] };
+}
+
+/** Reads the multipart field `file`; more than 10 MB answers 5017. */
+async function readUpload(request: FastifyRequest): Promise<Buffer> {
+  const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
+  if (file?.fieldname !== 'file') {
+    throw new AppError(Codes.FORM_DATA, 'Choose an image file', { file: 'Choose an image file' });
+  }
+  try {
+    return await file.toBuffer();
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new AppError(Codes.IMAGE_TOO_LARGE);
+    throw err;
+  }
+}
+
+export async function accountRoutes(app: App, deps: Deps): Promise<void> {
+  const service = createAccountService(deps, createAuthService(deps));
+
+  app.get(
+    '/account',
+    {
+      ...signedIn,
+      schema: { tags, summary: 'The calling account', response: { 200: okSchema(AccountView) } },
+    },
+    async (request) => ok(await service.get(requireAccount(request))),
+  );
+
+  app.patch(
+    '/account',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Update the profile (company name and location once per year)',
+        body: UpdateProfileBody,
+        response: { 200: okSchema(AccountView) },
+      },
+    },
+    async (request) => ok(await service.update(requireAccount(request), request.body, context(request))),
+  );
+
+  app.post(
+    '/account/avatar',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Upload the avatar (multipart field `file`: jpg, png, gif or bmp, up to 10 MB)',
+        consumes: ['multipart/form-data'],
+        response: { 200: okSchema(AccountView) },
+      },
+    },
+    async (request) => {
+      const principal = requireAccount(request);
+      const bytes = await readUpload(request);
+      return ok(await service.setAvatar(principal, bytes, context(request)));
+    },
+  );
+
+  app.get(
+    '/accounts/:id/avatar',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'An account avatar image (any signed-in account may read it)',
+        params: IdParams,
+        querystring: z.object({ v: z.coerce.number().int().optional() }),
+        produces: ['image/png', 'image/jpeg', 'image/gif', 'image/bmp'],
+      },
+    },
+    async (request, reply) => {
+      requireAccount(request);
+      const avatar = await service.avatar(request.params.id);
+      const etag = `"avatar-${request.params.id}-${avatar.version}"`;
+      reply
+        .header('x-content-type-options', 'nosniff')
+        .header('content-disposition', 'inline')
+        .header('etag', etag)
+        // The versioned URL (?v=) never changes content; other URLs revalidate.
+        .header(
+          'cache-control',
+          request.query.v === avatar.version ? 'private, max-age=31536000, immutable' : 'private, no-cache',
+        );
+      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+      return reply.type(avatar.mime).send(avatar.avatar);
+    },
+  );
+
+  app.post(
+    '/account/password',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Change the password; other sessions are signed out (70), this one stays',
+        body: ChangePasswordBody,
+        response: { 200: Done },
+      },
+    },
+    async (request, reply) => {
+      const reissued = await service.changePassword(requireAccount(request), request.body, context(request));
+      if (reissued) setSessionCookie(reply, deps.config, reissued.token, reissued.persistent);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    '/account/scenarios',
+    {
+      ...signedIn,
+      schema: { tags, summary: 'Custom scenarios', response: { 200: okSchema(z.array(ScenarioView)) } },
+    },
+    async (request) => ok(await service.listScenarios(requireAccount(request))),
+  );
+
+  app.post(
+    '/account/scenarios',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Add a custom scenario (at most 20)',
+        body: ScenarioBody,
+        response: { 200: okSchema(ScenarioView) },
+      },
+    },
+    async (request) =>
+      ok(await service.addScenario(requireAccount(request), request.body.name, context(request))),
+  );
+
+  app.delete(
+    '/account/scenarios/:id',
+    {
+      ...signedIn,
+      schema: { tags, summary: 'Delete a custom scenario', params: IdParams, response: { 200: Done } },
+    },
+    async (request) => {
+      await service.deleteScenario(requireAccount(request), request.params.id, context(request));
+      return ok(null);
+    },
+  );
+
+  app.get(
+    '/account/api-keys',
+    {
+      ...signedIn,
+      schema: { tags, summary: 'OpenAPI keys', response: { 200: okSchema(z.array(ApiKeyView)) } },
+    },
+    async (request) => ok(await service.listApiKeys(requireAccount(request))),
+  );
+
+  app.post(
+    '/account/api-keys',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Create an OpenAPI key; the secret is shown only in this answer',
+        body: ApiKeyBody,
+        response: { 200: okSchema(ApiKeyCreated) },
+      },
+    },
+    async (request) =>
+      ok(await service.createApiKey(requireAccount(request), request.body.name, context(request))),
+  );
+
+  app.delete(
+    '/account/api-keys/:id',
+    {
+      ...signedIn,
+      schema: { tags, summary: 'Delete an OpenAPI key', params: IdParams, response: { 200: Done } },
+    },
+    async (request) => {
+      await service.deleteApiKey(requireAccount(request), request.params.id, context(request));
+      return ok(null);
+    },
+  );
+}

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { AppError, Codes, LIMITS } from '@beacon/protocol';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { accountRoutes } from './accounts/routes.ts';
+import { registerPrincipal } from './auth/principal.ts';
+import { authRoutes } from './auth/routes.ts';
+import type { Deps } from './deps.ts';
+import { devRoutes } from './dev/routes.ts';
+import { deviceRoutes } from './devices/routes.ts';
+import { eventRoutes } from './events/routes.ts';
+import { errorBody, errorHandler } from './http/errors.ts';
+import { registerOriginCheck } from './http/origin.ts';
+import { recordRoutes } from './http/route-registry.ts';
+import type { App } from './http/types.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { maintenanceRoutes } from './maintenance/routes.ts';
+import { projectRoutes } from './projects/routes.ts';
+import { sharingRoutes } from './sharing/routes.ts';
+
+// SPEC.md §9: firmware (40 MB) is the largest upload; each route checks its own limit.
+const MAX_UPLOAD_BYTES = LIMITS.FIRMWARE_MAX_BYTES;
+
+export interface BuildOptions {
+  deps: Omit<Deps, 'log'>;
+  logger?: FastifyBaseLogger | boolean | object;
+}
+
+export async function buildApp({ deps: base, logger }: BuildOptions): Promise<App> {
+  const app = Fastify({
+    loggerInstance:
+      typeof logger === 'object' && logger !== null && 'info' in logger
+        ? (logger as FastifyBaseLogger)
+        : undefined,
+    logger: typeof logger === 'object' && logger !== null && 'info' in logger ? undefined : (logger ?? false),
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: base.config.trustProxy,
+    bodyLimit: MAX_UPLOAD_BYTES + 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  recordRoutes(app);
+  const deps: Deps = { ...base, log: app.log };
+  const { config } = deps;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Ant Design injects its CSS-in-JS styles at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        fontSrc: ["'self'", 'data:'],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    hsts: config.publicUrl.startsWith('https:'),
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: () => new AppError(Codes.RATE_LIMITED),
+  });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Beacon API', version: '1' },
+      components: {
+        securitySchemes: {
+          cookie: { type: 'apiKey', in: 'cookie', name: 'token' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  registerOriginCheck(app, config);
+  registerPrincipal(app, deps.database.db, config, deps.now);
+
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/v1/health', { schema: { hide: true } }, async () => {
+    await deps.database.pool.query('select 1');
+    return { code: 0, data: { status: 'ok' } };
+  });
+
+  await app.register(
+    async (api) => {
+      await authRoutes(api as App, deps);
+      await accountRoutes(api as App, deps);
+      await projectRoutes(api as App, deps);
+      await deviceRoutes(api as App, deps);
+      await eventRoutes(api as App, deps);
+      await sharingRoutes(api as App, deps);
+      await maintenanceRoutes(api as App, deps);
+      if (config.devOutbox) await devRoutes(api as App, deps);
+    },
+    { prefix: '/api/v1' },
+  );
+
+  const indexHtml = path.join(config.webDist, 'index.html');
+  const hasWeb = fs.existsSync(indexHtml);
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0];
+    if (!url.startsWith('/api/') && request.method === 'GET' && hasWeb) {
+      // The single-page app owns every other path (SPEC.md §2 routes).
+      return reply.type('text/html').header('cache-control', 'no-cache').send(fs.createReadStream(indexHtml));
+    }
+    return reply.status(404).send(errorBody(request, Codes.NOT_FOUND));
+  });
+
+  return app as unknown as App;
+}

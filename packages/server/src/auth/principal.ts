@@ -1,0 +1,124 @@
+import { AccessType, AppError, Codes } from '@beacon/protocol';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { accounts, apiKeys, sessions } from '../db/schema.ts';
+import { hashSecret } from './tokens.ts';
+
+/** Who is calling: resolved once per request from the `token` cookie or a Bearer API key. */
+export interface Principal {
+  accountId: number;
+  account: string;
+  accessType: AccessType;
+  sessionId: number | null;
+  apiKeyId: number | null;
+}
+
+type AuthState = 'none' | 'ok' | 'expired' | 'password_changed';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+    authState: AuthState;
+  }
+}
+
+export const SESSION_COOKIE = 'token';
+
+/** The calling account, or the failure that says why there is none (codes 9, 10, 70). */
+export function requireAccount(request: FastifyRequest): Principal {
+  if (request.principal) return request.principal;
+  if (request.authState === 'expired') throw new AppError(Codes.TOKEN_OLD);
+  if (request.authState === 'password_changed') throw new AppError(Codes.PASSWORD_MODIFIED);
+  throw new AppError(Codes.TOKEN_MISSING);
+}
+
+// Writing last_seen_at on every request would turn every read into a write.
+const TOUCH_AFTER_MS = 60_000;
+
+/**
+ * Resolves the principal of every request. Expiry and the last-seen/last-used stamps read `now()`
+ * (deps.now), the clock sessions are created with, so that tests moving the clock see sessions
+ * expire and a skewed clock cannot make a fresh session look expired (invariant 8).
+ */
+export function registerPrincipal(app: FastifyInstance, db: Db, config: Config, now: () => Date): void {
+  app.decorateRequest('principal', null);
+  app.decorateRequest('authState', 'none');
+  app.addHook('onRequest', async (request) => {
+    const bearer = request.headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1];
+    if (bearer) {
+      const [row] = await db
+        .select({
+          id: apiKeys.id,
+          accountId: apiKeys.accountId,
+          account: accounts.account,
+          lastUsedAt: apiKeys.lastUsedAt,
+        })
+        .from(apiKeys)
+        .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+        .where(eq(apiKeys.keyHash, hashSecret(bearer)));
+      if (!row) {
+        request.authState = 'expired';
+        return;
+      }
+      request.principal = {
+        accountId: row.accountId,
+        account: row.account,
+        accessType: AccessType.OPENAPI,
+        sessionId: null,
+        apiKeyId: row.id,
+      };
+      request.authState = 'ok';
+      const at = now();
+      if (!row.lastUsedAt || at.getTime() - row.lastUsedAt.getTime() > TOUCH_AFTER_MS) {
+        await db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, row.id));
+      }
+      return;
+    }
+    const token = request.cookies?.[SESSION_COOKIE];
+    if (!token) return;
+    const [row] = await db
+      .select({
+        id: sessions.id,
+        accountId: sessions.accountId,
+        account: accounts.account,
+        expiresAt: sessions.expiresAt,
+        lastSeenAt: sessions.lastSeenAt,
+        persistent: sessions.persistent,
+        passwordVersion: sessions.passwordVersion,
+        currentPasswordVersion: accounts.passwordVersion,
+      })
+      .from(sessions)
+      .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+      .where(and(eq(sessions.tokenHash, hashSecret(token)), isNull(sessions.revokedAt)));
+    if (!row) {
+      request.authState = 'expired';
+      return;
+    }
+    const at = now();
+    if (row.expiresAt.getTime() <= at.getTime()) {
+      request.authState = 'expired';
+      return;
+    }
+    if (row.passwordVersion !== row.currentPasswordVersion) {
+      request.authState = 'password_changed';
+      return;
+    }
+    request.principal = {
+      accountId: row.accountId,
+      account: row.account,
+      accessType: AccessType.WEB,
+      sessionId: row.id,
+      apiKeyId: null,
+    };
+    request.authState = 'ok';
+    if (at.getTime() - row.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
+      // Browser-session cookies slide: they live sessionIdleTtl past the last request.
+      const expiresAt = row.persistent
+        ? row.expiresAt
+        : new Date(at.getTime() + config.sessionIdleTtlSeconds * 1000);
+      await db.update(sessions).set({ lastSeenAt: at, expiresAt }).where(eq(sessions.id, row.id));
+    }
+  });
+}

@@ -1,0 +1,125 @@
+import {
+  LoginBody,
+  ok as okSchema,
+  ResetPasswordBody,
+  SendCodeBody,
+  SessionView,
+  SignUpBody,
+} from '@beacon/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Deps } from '../deps.ts';
+import { ok } from '../http/reply.ts';
+import type { App } from '../http/types.ts';
+import { requireAccount } from './principal.ts';
+import { createAuthService, type RequestContext, type SignedIn } from './service.ts';
+import { clearSessionCookie, setSessionCookie } from './sessions.ts';
+
+const tags = ['auth'];
+const Done = okSchema(z.null());
+
+function context(request: FastifyRequest): RequestContext {
+  return { requestId: request.id, ip: request.ip, userAgent: request.headers['user-agent'] };
+}
+
+export async function authRoutes(app: App, deps: Deps): Promise<void> {
+  const service = createAuthService(deps);
+  const { config } = deps;
+  // Per-IP limit on the routes that take passwords or send mail (SPEC.md §8 code 5034 when over).
+  const rateLimited = { rateLimit: { max: config.authRateLimitPerMinute, timeWindow: '1 minute' } };
+
+  const signIn = (reply: FastifyReply, signedIn: SignedIn) => {
+    setSessionCookie(reply, config, signedIn.token, signedIn.persistent);
+    return ok(signedIn.view);
+  };
+
+  app.post(
+    '/auth/codes',
+    {
+      config: rateLimited,
+      schema: {
+        tags,
+        summary: 'Send a 6-digit email verification code (sign-up or password reset)',
+        body: SendCodeBody,
+        response: { 200: Done },
+      },
+    },
+    async (request) => {
+      await service.sendCode(request.body);
+      return ok(null);
+    },
+  );
+
+  app.post(
+    '/auth/signup',
+    {
+      config: rateLimited,
+      schema: {
+        tags,
+        summary: 'Create an account with an email code and sign in',
+        body: SignUpBody,
+        response: { 200: okSchema(SessionView) },
+      },
+    },
+    async (request, reply) => signIn(reply, await service.signUp(request.body, context(request))),
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      config: rateLimited,
+      schema: {
+        tags,
+        summary: 'Sign in with account and password',
+        body: LoginBody,
+        response: { 200: okSchema(SessionView) },
+      },
+    },
+    async (request, reply) => signIn(reply, await service.login(request.body, context(request))),
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      schema: {
+        tags,
+        summary: 'Sign out: revoke the session and clear its cookie',
+        response: { 200: Done },
+      },
+    },
+    async (request, reply) => {
+      await service.logout(request.principal);
+      clearSessionCookie(reply, config);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    '/auth/session',
+    {
+      schema: {
+        tags,
+        summary: 'The calling account, its access type and menu flags',
+        response: { 200: okSchema(SessionView) },
+      },
+    },
+    async (request) => ok(await service.session(requireAccount(request))),
+  );
+
+  app.post(
+    '/auth/reset',
+    {
+      config: rateLimited,
+      schema: {
+        tags,
+        summary: 'Reset the password with an email code',
+        body: ResetPasswordBody,
+        response: { 200: Done },
+      },
+    },
+    async (request) => {
+      await service.resetPassword(request.body, context(request));
+      return ok(null);
+    },
+  );
+}

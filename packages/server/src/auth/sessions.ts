@@ -1,0 +1,63 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
+import type { Config } from '../config.ts';
+import type { DbOrTx } from '../db/client.ts';
+import { sessions } from '../db/schema.ts';
+import { SESSION_COOKIE } from './principal.ts';
+import { hashSecret, newSecret } from './tokens.ts';
+
+export interface NewSession {
+  accountId: number;
+  passwordVersion: number;
+  /** "Remember me": a persistent cookie living config.sessionTtlSeconds. */
+  persistent: boolean;
+  userAgent?: string;
+  ip?: string;
+}
+
+/** Creates a server-side session and returns its opaque token (only the hash is stored). */
+export async function createSession(db: DbOrTx, config: Config, now: Date, s: NewSession): Promise<string> {
+  const token = newSecret();
+  const ttl = s.persistent ? config.sessionTtlSeconds : config.sessionIdleTtlSeconds;
+  await db.insert(sessions).values({
+    tokenHash: hashSecret(token),
+    accountId: s.accountId,
+    passwordVersion: s.passwordVersion,
+    persistent: s.persistent,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + ttl * 1000),
+    userAgent: s.userAgent?.slice(0, 256),
+    ip: s.ip,
+  });
+  return token;
+}
+
+export async function revokeSession(db: DbOrTx, sessionId: number, now: Date): Promise<void> {
+  await db.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, sessionId));
+}
+
+/** httpOnly, SameSite=Lax cookie named `token`; without "remember me" it ends with the browser session. */
+export function setSessionCookie(
+  reply: FastifyReply,
+  config: Config,
+  token: string,
+  persistent: boolean,
+): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.publicUrl.startsWith('https:'),
+    ...(persistent ? { maxAge: config.sessionTtlSeconds } : {}),
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, config: Config): void {
+  reply.clearCookie(SESSION_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.publicUrl.startsWith('https:'),
+  });
+}

@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { LIMITS } from '@beacon/protocol';
+
+/** Every setting of the server, read once from the environment (README.md lists them). */
+export interface Config {
+  port: number;
+  host: string;
+  /** PostgreSQL URL; when absent an embedded PostgreSQL is started under dataDir. */
+  databaseUrl: string | undefined;
+  mqttUrl: string | undefined;
+  mqttPort: number;
+  /** MQTT_PORT was given: a taken port is then an error instead of moving to the next one. */
+  mqttPortExplicit: boolean;
+  /** The server's own MQTT credentials (MQTT_USERNAME / MQTT_PASSWORD); generated for the embedded broker when absent. */
+  mqttUsername: string | undefined;
+  mqttPassword: string | undefined;
+  /** Shared-subscription group with an external broker (`$share/{group}/dev/+/up/#`); '' = plain subscription. */
+  mqttShareGroup: string;
+  /** Key from which every device's MQTT secret is derived (HMAC-SHA256, protocol device/secret.ts). */
+  factoryKey: string;
+  /** How long a command waits for the device's reply before its outcome is 5025 (timeout), ms. */
+  commandTimeoutMs: number;
+  dataDir: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  publicUrl: string;
+  /** Web session lifetime in seconds when "remember me" is ticked; otherwise a browser-session cookie. */
+  sessionTtlSeconds: number;
+  /** Server-side lifetime of a browser-session cookie's session, seconds. */
+  sessionIdleTtlSeconds: number;
+  /** Idle time after which the web app logs out (0 = never), seconds. */
+  idleTimeoutSeconds: number;
+  maxProjectsPerAccount: number;
+  /** OpenAPI keys one account may hold (MAX_API_KEYS_PER_ACCOUNT; 5047 beyond). */
+  maxApiKeysPerAccount: number;
+  /** Exposes GET /api/v1/dev/outbox for local installs and tests. */
+  devOutbox: boolean;
+  /** Extra allowed Origins for state-changing requests (besides publicUrl and same host). */
+  allowedOrigins: string[];
+  /** Requests per minute and IP on the sign-in, sign-up, code and reset routes. */
+  authRateLimitPerMinute: number;
+  /** Trust X-Forwarded-* from a reverse proxy (only behind one: otherwise clients could spoof their IP). */
+  trustProxy: boolean;
+  logLevel: string;
+  webDist: string;
+  /** Demo data and simulated devices on start. */
+  demo: boolean;
+  /** Unexpired read-only / read-write shares one account may hold (codes 61 / 62; docs/decisions/0005). */
+  shareMaxRead: number;
+  shareMaxReadWrite: number;
+  /** How often each instance looks for due jobs, ms (0 = never; tests call jobs.tick()). */
+  jobPollMs: number;
+}
+
+function int(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n)) throw new Error(`Expected an integer, got "${value}"`);
+  return n;
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env.PORT, 8080);
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || undefined,
+    mqttUrl: env.MQTT_URL || undefined,
+    mqttPort: int(env.MQTT_PORT, 1883),
+    mqttPortExplicit: Boolean(env.MQTT_PORT),
+    mqttUsername: env.MQTT_USERNAME || undefined,
+    mqttPassword: env.MQTT_PASSWORD || undefined,
+    mqttShareGroup: env.MQTT_SHARE_GROUP ?? 'beacon',
+    factoryKey: env.BEACON_FACTORY_KEY || 'beacon-development-factory-key',
+    commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 30_000),
+    dataDir: path.resolve(env.DATA_DIR ?? path.join(repoRoot, 'data')),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'Beacon <no-reply@beacon.local>',
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${port}`,
+    sessionTtlSeconds: int(env.SESSION_TTL_SECONDS, 30 * 24 * 3600),
+    sessionIdleTtlSeconds: int(env.SESSION_IDLE_TTL_SECONDS, 12 * 3600),
+    idleTimeoutSeconds: int(env.IDLE_TIMEOUT_SECONDS, 30 * 60),
+    maxProjectsPerAccount: int(env.MAX_PROJECTS_PER_ACCOUNT, 200),
+    maxApiKeysPerAccount: int(env.MAX_API_KEYS_PER_ACCOUNT, LIMITS.API_KEYS_PER_ACCOUNT),
+    devOutbox:
+      env.DEV_OUTBOX === '1' ||
+      (env.DEV_OUTBOX === undefined && !env.SMTP_URL && env.NODE_ENV !== 'production'),
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    authRateLimitPerMinute: int(env.AUTH_RATE_LIMIT, 30),
+    trustProxy: env.TRUST_PROXY === '1',
+    logLevel: env.LOG_LEVEL ?? 'info',
+    webDist: path.resolve(env.WEB_DIST ?? path.join(repoRoot, 'packages/web/dist')),
+    demo: env.DEMO !== '0',
+    shareMaxRead: int(env.SHARE_MAX_READ, LIMITS.SHARE_READ_ONLY_MAX),
+    shareMaxReadWrite: int(env.SHARE_MAX_READ_WRITE, LIMITS.SHARE_READ_WRITE_MAX),
+    jobPollMs: int(env.JOB_POLL_MS, 1000),
+  };
+}

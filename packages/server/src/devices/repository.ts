@@ -1,0 +1,155 @@
+import { Codes, CommandState, type DeviceListQuery, errorMessage } from '@beacon/protocol';
+import { and, asc, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '../db/client.ts';
+import { deviceCommands, deviceEvents, devices } from '../db/schema.ts';
+import { containsPattern } from '../projects/repository.ts';
+import type { DeviceRow } from './views.ts';
+
+/** Every filter of the device list (SPEC.md §3 search fields), scoped to one project. */
+function listConditions(projectId: number, q: DeviceListQuery): SQL[] {
+  const c: SQL[] = [eq(devices.projectId, projectId)];
+  const like = (column: AnyPgColumn, text: string) => sql`${column} ilike ${containsPattern(text)}`;
+  if (q.q) {
+    const p = containsPattern(q.q);
+    c.push(
+      sql`(${devices.name} ilike ${p} or ${devices.remark} ilike ${p} or ${devices.sn} ilike ${p}
+        or ${devices.mac} ilike ${p} or ${devices.ip} ilike ${p} or ${devices.model} ilike ${p})`,
+    );
+  }
+  if (q.ip) c.push(like(devices.ip, q.ip));
+  if (q.model) c.push(like(devices.model, q.model));
+  if (q.mac) {
+    // Accept AA:BB, aa-bb or aabb.
+    const hex = q.mac.replace(/[^0-9a-fA-F]/g, '');
+    c.push(sql`replace(${devices.mac}, ':', '') ilike ${containsPattern(hex)}`);
+  }
+  if (q.name) {
+    const p = containsPattern(q.name);
+    // Devices without a name of their own show "model-SNtail".
+    c.push(
+      sql`(case when ${devices.name} = '' then ${devices.model} || '-' || right(${devices.sn}, 6) else ${devices.name} end) ilike ${p}`,
+    );
+  }
+  if (q.port !== undefined) c.push(eq(devices.portCount, q.port));
+  if (q.vlan !== undefined) {
+    const v = JSON.stringify({ v: q.vlan });
+    const doc = sql`coalesce(${devices.desiredConfig}, '{}'::jsonb)`;
+    c.push(
+      sql`(jsonb_path_exists(${doc}, '$.vlans[*] ? (@.id == $v)'::jsonpath, ${v}::jsonb)
+        or jsonb_path_exists(${doc}, '$.ports[*] ? (@.pvid == $v || @.tagged[*] == $v)'::jsonpath, ${v}::jsonb))`,
+    );
+  }
+  if (q.type) c.push(eq(devices.type, q.type));
+  if (q.status === 'online') c.push(sql`${devices.status} not in (0, 9)`);
+  else if (q.status === 'offline') c.push(sql`${devices.status} in (0, 9)`);
+  else if (typeof q.status === 'number') c.push(eq(devices.status, q.status));
+  return c;
+}
+
+const SORTS = {
+  name: sql`lower(case when ${devices.name} = '' then ${devices.model} || '-' || right(${devices.sn}, 6) else ${devices.name} end)`,
+  sn: sql`${devices.sn}`,
+  model: sql`${devices.model}`,
+  type: sql`${devices.type}`,
+  ip: sql`${devices.ip}`,
+  mac: sql`${devices.mac}`,
+  status: sql`${devices.status}`,
+  clientCount: sql`${devices.clientCount}`,
+  lastSeenAt: sql`${devices.lastSeenAt}`,
+  boundAt: sql`${devices.boundAt}`,
+} as const;
+
+export async function listProjectDevices(
+  db: DbOrTx,
+  projectId: number,
+  q: DeviceListQuery,
+): Promise<{ rows: DeviceRow[]; total: number }> {
+  const where = and(...listConditions(projectId, q));
+  const direction = q.order === 'desc' ? desc : asc;
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(devices)
+      .where(where)
+      .orderBy(direction(SORTS[q.sort]), asc(devices.sn))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
+    db.select({ n: count() }).from(devices).where(where),
+  ]);
+  return { rows, total: counted.n };
+}
+
+/** A device of the project, or undefined (another project's device is as invisible as a missing one). */
+export async function findProjectDevice(
+  db: DbOrTx,
+  projectId: number,
+  sn: string,
+  lock = false,
+): Promise<DeviceRow | undefined> {
+  const query = db
+    .select()
+    .from(devices)
+    .where(and(eq(devices.projectId, projectId), eq(devices.sn, sn)));
+  const rows = lock ? await query.for('update') : await query;
+  return rows[0];
+}
+
+export async function lockDevice(db: DbOrTx, sn: string): Promise<DeviceRow | undefined> {
+  const [row] = await db.select().from(devices).where(eq(devices.sn, sn)).for('update');
+  return row;
+}
+
+/** Counts of the project's devices by the 5008 rule's kinds, leaving out `exceptSn`. */
+export async function gatewayCounts(
+  db: DbOrTx,
+  projectId: number,
+  exceptSn: string,
+): Promise<{ gateways: number; meshRouters: number }> {
+  const [row] = await db
+    .select({
+      gateways: sql<number>`count(*) filter (where ${devices.type} = 'router')`.mapWith(Number),
+      meshRouters:
+        sql<number>`count(*) filter (where ${devices.type} = 'mesh' and (${devices.meshRole} = 'primary' or ${devices.deviceMode} = 0))`.mapWith(
+          Number,
+        ),
+    })
+    .from(devices)
+    .where(and(eq(devices.projectId, projectId), ne(devices.sn, exceptSn)));
+  return row;
+}
+
+export async function deviceCommandsOf(
+  db: DbOrTx,
+  sn: string,
+  page: number,
+  pageSize: number,
+): Promise<{ rows: (typeof deviceCommands.$inferSelect)[]; total: number }> {
+  const where = eq(deviceCommands.sn, sn);
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select()
+      .from(deviceCommands)
+      .where(where)
+      .orderBy(desc(deviceCommands.createdAt), desc(deviceCommands.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ n: count() }).from(deviceCommands).where(where),
+  ]);
+  return { rows, total: counted.n };
+}
+
+/** Forgets a device: its row, its events and its finished commands (in-flight ones end with 410 first). */
+export async function deleteDevice(db: DbOrTx, sn: string, now: Date): Promise<void> {
+  await db
+    .update(deviceCommands)
+    .set({
+      state: CommandState.FAILED,
+      code: Codes.DEVICE_DELETED,
+      message: errorMessage(Codes.DEVICE_DELETED),
+      finishedAt: now,
+    })
+    .where(and(eq(deviceCommands.sn, sn), eq(deviceCommands.state, CommandState.SENT)));
+  await db.delete(deviceEvents).where(eq(deviceEvents.sn, sn));
+  await db.delete(devices).where(eq(devices.sn, sn));
+}

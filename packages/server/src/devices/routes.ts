@@ -1,0 +1,211 @@
+import {
+  AddDeviceBody,
+  AppError,
+  Codes,
+  CommandView,
+  DeviceDetailView,
+  DeviceListQuery,
+  DeviceView,
+  ok as envelope,
+  ImportResultView,
+  Paged,
+  PageQuery,
+  RemoveDeviceQuery,
+  RemovedDeviceView,
+  UpdateDeviceBody,
+} from '@beacon/protocol';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { requireAccount } from '../auth/principal.ts';
+import type { Deps } from '../deps.ts';
+import { ok } from '../http/reply.ts';
+import type { App } from '../http/types.ts';
+import * as service from './service.ts';
+import { importTemplate, parseImportFile } from './spreadsheet.ts';
+
+const ProjectParams = z.object({ id: z.coerce.number().int().positive() });
+const DeviceParams = ProjectParams.extend({ sn: z.string().min(1).max(64) });
+const tags = ['devices'];
+/** 500 rows of four short columns fit easily; a bigger upload is refused before it is unpacked. */
+const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Runs before body validation, so a caller without an account hears 9/10/70 rather than 16. */
+const signedIn = { onRequest: async (request: FastifyRequest) => void requireAccount(request) };
+
+function caller(request: FastifyRequest) {
+  const principal = requireAccount(request);
+  return { accountId: principal.accountId, account: principal.account, requestId: request.id };
+}
+
+async function readImportFile(request: FastifyRequest): Promise<{ name: string; bytes: Buffer }> {
+  if (!request.isMultipart()) {
+    throw new AppError(Codes.FORM_DATA, 'Upload the file as multipart/form-data, field "file"', {
+      file: 'Choose an xls or xlsx file',
+    });
+  }
+  const file = await request.file({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1 } });
+  if (file?.fieldname !== 'file') {
+    throw new AppError(Codes.FORM_DATA, 'Choose an xls or xlsx file', { file: 'Choose an xls or xlsx file' });
+  }
+  try {
+    return { name: file.filename, bytes: await file.toBuffer() };
+  } catch (err) {
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new AppError(Codes.FILE_TOO_LARGE);
+    throw err;
+  }
+}
+
+/** /api/v1/projects/{id}/devices: the device inventory (SPEC.md §3 Device, /manage/devconf). */
+export async function deviceRoutes(app: App, deps: Deps): Promise<void> {
+  app.get(
+    '/projects/:id/devices',
+    {
+      schema: {
+        tags,
+        summary: "The project's devices: search (q, ip, model, name, mac, port, vlan), filter, sort, pages",
+        params: ProjectParams,
+        querystring: DeviceListQuery,
+        response: { 200: envelope(Paged(DeviceView)) },
+      },
+    },
+    async (request) => ok(await service.listDevices(deps, caller(request), request.params.id, request.query)),
+  );
+
+  app.post(
+    '/projects/:id/devices',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary:
+          'Add a device by serial number (a device that never connected needs its model: it is pre-provisioned)',
+        params: ProjectParams,
+        body: AddDeviceBody,
+        response: { 200: envelope(DeviceView) },
+      },
+    },
+    async (request) => ok(await service.addDevice(deps, caller(request), request.params.id, request.body)),
+  );
+
+  app.post(
+    '/projects/:id/devices/import',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary:
+          'Batch import from an xls or xlsx file (multipart field `file`, at most 500 rows); a result per row',
+        consumes: ['multipart/form-data'],
+        params: ProjectParams,
+        response: { 200: envelope(ImportResultView) },
+      },
+    },
+    async (request) => {
+      const who = caller(request);
+      // The permission gate answers before the file is read (a stranger learns nothing from 5018).
+      await service.checkImportAllowed(deps, who, request.params.id);
+      const file = await readImportFile(request);
+      const rows = parseImportFile(file.name, file.bytes);
+      return ok(await service.importDevices(deps, who, request.params.id, rows));
+    },
+  );
+
+  app.get(
+    '/projects/:id/devices/:sn',
+    {
+      schema: {
+        tags,
+        summary: 'One device with its latest telemetry snapshot',
+        params: DeviceParams,
+        response: { 200: envelope(DeviceDetailView) },
+      },
+    },
+    async (request) =>
+      ok(await service.getDevice(deps, caller(request), request.params.id, request.params.sn)),
+  );
+
+  app.patch(
+    '/projects/:id/devices/:sn',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'Rename a device or change its remark (neither may be empty)',
+        params: DeviceParams,
+        body: UpdateDeviceBody,
+        response: { 200: envelope(DeviceView) },
+      },
+    },
+    async (request) =>
+      ok(
+        await service.updateDevice(deps, caller(request), request.params.id, request.params.sn, request.body),
+      ),
+  );
+
+  app.delete(
+    '/projects/:id/devices/:sn',
+    {
+      schema: {
+        tags,
+        summary:
+          'Remove a device: mode=unbind (default, back to the unclaimed pool) or mode=delete (forget it)',
+        params: DeviceParams,
+        querystring: RemoveDeviceQuery,
+        response: { 200: envelope(RemovedDeviceView) },
+      },
+    },
+    async (request) =>
+      ok(
+        await service.removeDevice(
+          deps,
+          caller(request),
+          request.params.id,
+          request.params.sn,
+          request.query,
+        ),
+      ),
+  );
+
+  app.get(
+    '/projects/:id/devices/:sn/commands',
+    {
+      schema: {
+        tags,
+        summary: 'Commands sent to the device, newest first, each with its one outcome',
+        params: DeviceParams,
+        querystring: PageQuery,
+        response: { 200: envelope(Paged(CommandView)) },
+      },
+    },
+    async (request) =>
+      ok(
+        await service.listDeviceCommands(
+          deps,
+          caller(request),
+          request.params.id,
+          request.params.sn,
+          request.query,
+        ),
+      ),
+  );
+
+  app.get(
+    '/devices/import-template',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary: 'The batch-import template (xlsx): Serial number, Model, Name, Remark',
+        produces: [XLSX_MIME],
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .type(XLSX_MIME)
+        .header('content-disposition', 'attachment; filename="beacon-device-import.xlsx"')
+        .header('cache-control', 'private, max-age=3600')
+        .send(importTemplate()),
+  );
+}

@@ -1,0 +1,451 @@
+import {
+  AddDeviceBody,
+  AppError,
+  Codes,
+  type CommandView,
+  type DeviceDetailView,
+  DeviceListQuery,
+  DeviceType,
+  type DeviceView,
+  failureFromZod,
+  type ImportResultView,
+  ImportRowResult,
+  type ImportRowView,
+  modelInfo,
+  NetMode,
+  type PageQuery,
+  type RemoveDeviceQuery,
+  UpdateDeviceBody,
+  validateDeviceName,
+  validateRemark,
+  validateSn,
+} from '@beacon/protocol';
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import { type Actor, recordAudit } from '../audit/audit.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { DbOrTx } from '../db/client.ts';
+import { devices } from '../db/schema.ts';
+import type { Deps } from '../deps.ts';
+import { publishEvent } from '../events/bus.ts';
+import { loadProjectAccess, type ProjectRow, requireWritable } from '../projects/access.ts';
+import * as repo from './repository.ts';
+import type { ImportRow } from './spreadsheet.ts';
+import { type DeviceRow, toCommandView, toDeviceDetailView, toDeviceView } from './views.ts';
+
+/**
+ * The device inventory of a project (SPEC.md §1 "adding devices by serial number or by batch import",
+ * §3 Device). Every call goes through the project gate (projects/access.ts); writes lock the project
+ * row so the per-project rules (93, 5008) hold under concurrent adds, and leave one audit row.
+ *
+ * Which devices can be added:
+ * - a device that has connected to Beacon at least once (powered on, seen) and is not bound: by SN;
+ * - a device that never connected, when its catalogue model is given too: it is pre-provisioned
+ *   (status offline until it connects; its hello then fills in what it really is);
+ * - a device bound to any project (this one included) is refused with 5005.
+ * Rules: a MESH project takes only cable-free (mesh) devices and a WLAN project none (93); at most one
+ * gateway (type router) and one cable-free router (the primary mesh node) per project (5008).
+ */
+
+type Paged<T> = { items: T[]; total: number; page: number; pageSize: number };
+type Caller = Pick<Principal, 'accountId' | 'account'> & { requestId?: string };
+type ServiceDeps = Pick<Deps, 'database' | 'now'>;
+
+const ENTITY = 'device';
+
+function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const failure = failureFromZod(result.error);
+  throw new AppError(failure.code, failure.message, failure.fields);
+}
+
+function actorOf(caller: Caller): Actor {
+  return { accountId: caller.accountId, account: caller.account, requestId: caller.requestId };
+}
+
+/** What the audit row keeps of a device. */
+function auditFields(row: DeviceRow) {
+  return { sn: row.sn, name: row.name, remark: row.remark, model: row.model, type: row.type };
+}
+
+export const normaliseSn = (sn: string): string => sn.trim().toUpperCase();
+
+interface BindInput {
+  sn: string;
+  model?: string;
+  name?: string;
+  remark?: string;
+}
+
+/** SPEC.md: cable-free and traditional WLAN devices cannot be mixed (93). */
+export function checkNetMode(project: ProjectRow, type: string): void {
+  const mesh = type === DeviceType.MESH;
+  if (project.netMode === NetMode.MESH && !mesh) {
+    throw new AppError(Codes.MESH_WLAN_CONFLICT, 'A cable-free (mesh) project takes only cable-free devices');
+  }
+  if (project.netMode !== NetMode.MESH && mesh) {
+    throw new AppError(
+      Codes.MESH_WLAN_CONFLICT,
+      'A cable-free device cannot join a traditional WLAN project',
+    );
+  }
+}
+
+/** SPEC.md: only one gateway and one cable-free router per project (5008). */
+export async function checkOneGateway(
+  tx: DbOrTx,
+  project: ProjectRow,
+  device: { sn: string; type: string; meshRole: string | null; deviceMode: number | null },
+): Promise<void> {
+  const isGateway = device.type === DeviceType.ROUTER;
+  const isMeshRouter =
+    device.type === DeviceType.MESH && (device.meshRole === 'primary' || device.deviceMode === 0);
+  if (!isGateway && !isMeshRouter) return;
+  const counts = await repo.gatewayCounts(tx, project.id, device.sn);
+  if (isGateway && counts.gateways > 0) {
+    throw new AppError(Codes.ONE_GATEWAY, 'The project already has a gateway');
+  }
+  if (isMeshRouter && counts.meshRouters > 0) {
+    throw new AppError(Codes.ONE_GATEWAY, 'The project already has a cable-free router (primary node)');
+  }
+}
+
+/**
+ * Binds one device to the project inside the caller's transaction (project row already locked).
+ * Checks everything before it writes, so a refusal leaves nothing behind.
+ */
+async function bindOne(tx: DbOrTx, project: ProjectRow, input: BindInput, now: Date): Promise<DeviceRow> {
+  const sn = normaliseSn(input.sn);
+  const current = await repo.lockDevice(tx, sn);
+  if (current?.projectId != null) {
+    throw new AppError(
+      Codes.DEVICE_BOUND,
+      current.projectId === project.id
+        ? 'The device is already in this project'
+        : 'The device is already bound to another project',
+    );
+  }
+  let type: string;
+  let model: string;
+  if (current) {
+    if (
+      input.model &&
+      current.firstSeenAt !== null &&
+      input.model.toUpperCase() !== current.model.toUpperCase()
+    ) {
+      throw new AppError(Codes.MODEL, `This device is a ${current.model}, not a ${input.model}`, {
+        model: 'Model error',
+      });
+    }
+    const wanted = current.firstSeenAt === null && input.model ? modelInfo(input.model) : undefined;
+    if (current.firstSeenAt === null && input.model && !wanted) {
+      throw new AppError(Codes.MODEL, `Unknown model ${input.model}`, { model: 'Unknown model' });
+    }
+    model = wanted?.model ?? current.model;
+    type = wanted?.type ?? current.type;
+  } else {
+    if (!input.model) {
+      throw new AppError(
+        Codes.BIND_FAILED,
+        'This device has never connected to Beacon: give its model to add it in advance',
+        { model: 'Required for a device that has never connected' },
+      );
+    }
+    const info = modelInfo(input.model);
+    if (!info) throw new AppError(Codes.MODEL, `Unknown model ${input.model}`, { model: 'Unknown model' });
+    model = info.model;
+    type = info.type;
+  }
+  checkNetMode(project, type);
+  await checkOneGateway(tx, project, {
+    sn,
+    type,
+    meshRole: current?.meshRole ?? null,
+    deviceMode: current?.deviceMode ?? null,
+  });
+  const bound = {
+    projectId: project.id,
+    name: input.name ?? '',
+    remark: input.remark ?? '',
+    boundAt: now,
+    updatedAt: now,
+  };
+  if (current) {
+    const [row] = await tx
+      .update(devices)
+      .set({ ...bound, model, type })
+      .where(eq(devices.sn, sn))
+      .returning();
+    return row;
+  }
+  const info = modelInfo(model);
+  const [row] = await tx
+    .insert(devices)
+    .values({
+      sn,
+      model,
+      type,
+      capabilities: [...(info?.capabilities ?? [])],
+      portCount: info?.ports.length ?? 0,
+      status: 0,
+      createdAt: now,
+      ...bound,
+    })
+    .returning();
+  return row;
+}
+
+/** What unbinding clears: the device goes back to the pool of unclaimed devices. */
+export function unboundValues(now: Date) {
+  return {
+    projectId: null,
+    name: '',
+    remark: '',
+    boundAt: null,
+    desiredConfig: null,
+    configStatus: 'applied',
+    configCode: null,
+    // The revision counter keeps counting, so a later configuration is always newer.
+    updatedAt: now,
+  };
+}
+
+export async function listDevices(
+  deps: ServiceDeps,
+  caller: Caller,
+  projectId: number,
+  input: DeviceListQuery,
+): Promise<Paged<DeviceView>> {
+  const query = validate(DeviceListQuery, input);
+  const { db } = deps.database;
+  await loadProjectAccess(db, caller, projectId, { now: deps.now() });
+  const { rows, total } = await repo.listProjectDevices(db, projectId, query);
+  return { items: rows.map(toDeviceView), total, page: query.page, pageSize: query.pageSize };
+}
+
+async function deviceOr404(db: DbOrTx, projectId: number, sn: string, lock = false): Promise<DeviceRow> {
+  const row = await repo.findProjectDevice(db, projectId, normaliseSn(sn), lock);
+  if (!row) throw new AppError(Codes.NOT_FOUND, 'The device is not in this project');
+  return row;
+}
+
+export async function getDevice(
+  deps: ServiceDeps,
+  caller: Caller,
+  projectId: number,
+  sn: string,
+): Promise<DeviceDetailView> {
+  const { db } = deps.database;
+  await loadProjectAccess(db, caller, projectId, { now: deps.now() });
+  return toDeviceDetailView(await deviceOr404(db, projectId, sn));
+}
+
+export async function addDevice(
+  deps: ServiceDeps,
+  caller: Caller,
+  projectId: number,
+  input: AddDeviceBody,
+): Promise<DeviceView> {
+  const body = validate(AddDeviceBody, input);
+  const now = deps.now();
+  const row = await deps.database.db.transaction(async (tx) => {
+    const access = requireWritable(await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' }));
+    const bound = await bindOne(tx, access.project, body, now);
+    await recordAudit(tx, actorOf(caller), {
+      projectId,
+      action: 'create',
+      entity: ENTITY,
+      entityId: bound.sn,
+      after: auditFields(bound),
+    });
+    await publishEvent(tx, {
+      type: 'device.changed',
+      projectId,
+      sn: bound.sn,
+      change: 'added',
+      at: now.toISOString(),
+    });
+    return bound;
+  });
+  return toDeviceView(row);
+}
+
+function rowResult(code: number): ImportRowView['result'] {
+  if (code === 0) return ImportRowResult.ADDED;
+  if (code === Codes.DEVICE_BOUND) return ImportRowResult.BOUND;
+  if (code === Codes.MESH_WLAN_CONFLICT || code === Codes.ONE_GATEWAY) return ImportRowResult.WRONG_TYPE;
+  return ImportRowResult.INVALID;
+}
+
+/**
+ * Batch import: every row gets a result; the good rows are added in one transaction with one audit
+ * row (action "import", the SNs added). Rows are bound in SN order (a stable lock order), reported
+ * in sheet order.
+ */
+export async function importDevices(
+  deps: ServiceDeps,
+  caller: Caller,
+  projectId: number,
+  rows: ImportRow[],
+): Promise<ImportResultView> {
+  const now = deps.now();
+  return deps.database.db.transaction(async (tx) => {
+    const access = requireWritable(await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' }));
+    const results = new Map<ImportRow, ImportRowView>();
+    const seen = new Map<string, number>();
+    const valid: ImportRow[] = [];
+    const refuse = (r: ImportRow, code: number, message: string) =>
+      results.set(r, { row: r.row, sn: r.sn, result: rowResult(code), code, message });
+    for (const r of rows) {
+      const sn = normaliseSn(r.sn);
+      const failure =
+        validateSn(sn) ??
+        (r.name ? validateDeviceName(r.name) : null) ??
+        (r.remark ? validateRemark(r.remark) : null);
+      if (failure) refuse(r, failure.code, failure.message);
+      else if (seen.has(sn)) refuse(r, Codes.FORM_DATA, `The same serial number is on row ${seen.get(sn)}`);
+      else {
+        seen.set(sn, r.row);
+        valid.push(r);
+      }
+    }
+    const added: string[] = [];
+    for (const r of [...valid].sort((a, b) => normaliseSn(a.sn).localeCompare(normaliseSn(b.sn)))) {
+      try {
+        const row = await bindOne(
+          tx,
+          access.project,
+          { sn: r.sn, model: r.model || undefined, name: r.name || undefined, remark: r.remark || undefined },
+          now,
+        );
+        added.push(row.sn);
+        results.set(r, { row: r.row, sn: row.sn, result: ImportRowResult.ADDED, code: 0, message: 'Added' });
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        refuse(r, err.code, err.message);
+      }
+    }
+    if (added.length > 0) {
+      await recordAudit(tx, actorOf(caller), {
+        projectId,
+        action: 'import',
+        entity: ENTITY,
+        entityId: null,
+        after: { added: added.sort() },
+      });
+      for (const sn of added) {
+        await publishEvent(tx, {
+          type: 'device.changed',
+          projectId,
+          sn,
+          change: 'added',
+          at: now.toISOString(),
+        });
+      }
+    }
+    return {
+      total: rows.length,
+      added: added.length,
+      rows: rows.map((r) => results.get(r)!),
+    };
+  });
+}
+
+export async function updateDevice(
+  deps: ServiceDeps,
+  caller: Caller,
+  projectId: number,
+  sn: string,
+  input: UpdateDeviceBody,
+): Promise<DeviceView> {
+  const body = validate(UpdateDeviceBody, input);
+  const now = deps.now();
+  const row = await deps.database.db.transaction(async (tx) => {
+    requireWritable(await loadProjectAccess(tx, caller, projectId, { now, lock: 'share' }));
+    const current = await deviceOr404(tx, projectId, sn, true);
+    const patch: Partial<DeviceRow> = {};
+    if (body.name !== undefined && body.name.trim() !== current.name) patch.name = body.name.trim();
+    if (body.remark !== undefined && body.remark.trim() !== current.remark) patch.remark = body.remark.trim();
+    if (Object.keys(patch).length === 0) return current;
+    const [updated] = await tx
+      .update(devices)
+      .set({ ...patch, updatedAt: now })
+      .where(eq(devices.sn, current.sn))
+      .returning();
+    await recordAudit(tx, actorOf(caller), {
+      projectId,
+      action: 'update',
+      entity: ENTITY,
+      entityId: current.sn,
+      before: auditFields(current),
+      after: auditFields(updated),
+    });
+    await publishEvent(tx, {
+      type: 'device.changed',
+      projectId,
+      sn: current.sn,
+      change: 'updated',
+      at: now.toISOString(),
+    });
+    return updated;
+  });
+  return toDeviceView(row);
+}
+
+export async function removeDevice(
+  deps: ServiceDeps,
+  caller: Caller,
+  projectId: number,
+  sn: string,
+  query: RemoveDeviceQuery,
+): Promise<{ sn: string; mode: RemoveDeviceQuery['mode'] }> {
+  const now = deps.now();
+  return deps.database.db.transaction(async (tx) => {
+    requireWritable(await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' }));
+    const current = await deviceOr404(tx, projectId, sn, true);
+    if (query.mode === 'delete') {
+      await repo.deleteDevice(tx, current.sn, now);
+    } else {
+      await tx.update(devices).set(unboundValues(now)).where(eq(devices.sn, current.sn));
+    }
+    await recordAudit(tx, actorOf(caller), {
+      projectId,
+      action: query.mode === 'delete' ? 'delete' : 'unbind',
+      entity: ENTITY,
+      entityId: current.sn,
+      before: auditFields(current),
+    });
+    await publishEvent(tx, {
+      type: 'device.changed',
+      projectId,
+      sn: current.sn,
+      change: 'removed',
+      at: now.toISOString(),
+    });
+    return { sn: current.sn, mode: query.mode };
+  });
+}
+
+export async function listDeviceCommands(
+  deps: ServiceDeps,
+  caller: Caller,
+  projectId: number,
+  sn: string,
+  query: z.output<typeof PageQuery>,
+): Promise<Paged<CommandView>> {
+  const { db } = deps.database;
+  await loadProjectAccess(db, caller, projectId, { now: deps.now() });
+  const device = await deviceOr404(db, projectId, sn);
+  const { rows, total } = await repo.deviceCommandsOf(db, device.sn, query.page, query.pageSize);
+  return { items: rows.map(toCommandView), total, page: query.page, pageSize: query.pageSize };
+}
+
+/** The import's permission gate, checked before the upload is read. */
+export async function checkImportAllowed(
+  deps: ServiceDeps,
+  caller: Caller,
+  projectId: number,
+): Promise<void> {
+  requireWritable(await loadProjectAccess(deps.database.db, caller, projectId, { now: deps.now() }));
+}

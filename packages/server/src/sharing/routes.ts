@@ -1,0 +1,164 @@
+import {
+  CreateInviteBody,
+  CreateShareBody,
+  ok as envelope,
+  InviteCodeParams,
+  InvitePreview,
+  InviteView,
+  ProjectIdView,
+  ShareList,
+  ShareView,
+  TransferBody,
+  TransferView,
+  UpdateShareBody,
+} from '@beacon/protocol';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { requireAccount } from '../auth/principal.ts';
+import type { Deps } from '../deps.ts';
+import { ok } from '../http/reply.ts';
+import type { App } from '../http/types.ts';
+import * as service from './service.ts';
+
+const ProjectParams = z.object({ id: z.coerce.number().int().positive() });
+const ShareParams = ProjectParams.extend({ accountId: z.coerce.number().int().positive() });
+const tags = ['sharing'];
+
+function caller(request: FastifyRequest) {
+  const principal = requireAccount(request);
+  return { accountId: principal.accountId, account: principal.account, requestId: request.id };
+}
+
+/** Sharing a project, invitations and transfer of permission (SPEC.md §3 Share record, §4, §6). */
+export async function sharingRoutes(app: App, deps: Deps): Promise<void> {
+  app.get(
+    '/projects/:id/shares',
+    {
+      schema: {
+        tags,
+        summary: "The project's share records (everyone who can see the project)",
+        params: ProjectParams,
+        response: { 200: envelope(ShareList) },
+      },
+    },
+    async (request) => ok(await service.listShares(deps, caller(request), request.params.id)),
+  );
+
+  app.post(
+    '/projects/:id/shares',
+    {
+      schema: {
+        tags,
+        summary: 'Share the project with an account or cloud id (owner only)',
+        params: ProjectParams,
+        body: CreateShareBody,
+        response: { 200: envelope(ShareView) },
+      },
+    },
+    async (request) => ok(await service.createShare(deps, caller(request), request.params.id, request.body)),
+  );
+
+  app.patch(
+    '/projects/:id/shares/:accountId',
+    {
+      schema: {
+        tags,
+        summary: 'Change the permission or validity of a share (owner only)',
+        params: ShareParams,
+        body: UpdateShareBody,
+        response: { 200: envelope(ShareView) },
+      },
+    },
+    async (request) =>
+      ok(
+        await service.updateShare(
+          deps,
+          caller(request),
+          request.params.id,
+          request.params.accountId,
+          request.body,
+        ),
+      ),
+  );
+
+  app.delete(
+    '/projects/:id/shares/:accountId',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a share (owner only)',
+        params: ShareParams,
+        response: { 200: envelope(z.object({ accountId: z.number().int() })) },
+      },
+    },
+    async (request) =>
+      ok(await service.deleteShare(deps, caller(request), request.params.id, request.params.accountId)),
+  );
+
+  app.post(
+    '/projects/:id/unbind',
+    {
+      schema: {
+        tags,
+        summary: 'Leave a project shared with you (or decline its invitation)',
+        params: ProjectParams,
+        response: { 200: envelope(ProjectIdView) },
+      },
+    },
+    async (request) => ok(await service.unbind(deps, caller(request), request.params.id)),
+  );
+
+  app.post(
+    '/projects/:id/invites',
+    {
+      schema: {
+        tags,
+        summary: 'Create an expiring, single-use invite code (owner only); the code is shown once',
+        params: ProjectParams,
+        body: CreateInviteBody,
+        response: { 200: envelope(InviteView) },
+      },
+    },
+    async (request) => ok(await service.createInvite(deps, caller(request), request.params.id, request.body)),
+  );
+
+  app.post(
+    '/projects/:id/transfer',
+    {
+      schema: {
+        tags,
+        summary: 'Hand the project to another account; it leaves your list',
+        params: ProjectParams,
+        body: TransferBody,
+        response: { 200: envelope(TransferView) },
+      },
+    },
+    async (request) => ok(await service.transfer(deps, caller(request), request.params.id, request.body)),
+  );
+
+  app.get(
+    '/invites/:code',
+    {
+      schema: {
+        tags,
+        summary: 'What an invite code offers (64 when expired or used)',
+        params: InviteCodeParams,
+        response: { 200: envelope(InvitePreview) },
+      },
+    },
+    async (request) => ok(await service.previewInvite(deps, caller(request), request.params.code)),
+  );
+
+  app.post(
+    '/invites/:code/accept',
+    {
+      schema: {
+        tags,
+        summary: 'Accept an invitation: the share takes its permission from now',
+        params: InviteCodeParams,
+        response: { 200: envelope(ProjectIdView) },
+      },
+    },
+    async (request) => ok(await service.acceptInvite(deps, caller(request), request.params.code)),
+  );
+}

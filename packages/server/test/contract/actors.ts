@@ -1,0 +1,212 @@
+import { Codes, DEMO_PROJECT_IDS, type ErrorCode } from '@beacon/protocol';
+import { eq } from 'drizzle-orm';
+import { accounts, projectMembers, projects } from '../../src/db/schema.ts';
+import { DEMO_OWNER_ACCOUNT } from '../../src/seed.ts';
+import { createAccount, type TestAccount } from '../helpers/accounts.ts';
+import type { HttpClient, TestServer } from '../helpers/harness.ts';
+import type { ProjectWorld, RouteAccess } from './resources.ts';
+
+/** Who calls, and on which project: the rows of the permission matrix. */
+export type ActorName =
+  | 'owner'
+  | 'read-write member'
+  | 'read-only member'
+  | 'invitee (read-only, not accepted)'
+  | 'invitee (read-write, not accepted)'
+  | 'expired member'
+  | 'stranger'
+  | 'owner, project id that does not exist'
+  | 'any account, demo project'
+  | 'no session';
+
+/** 'ok' = code 0; otherwise the catalogue code the call must answer (its HTTP status follows). */
+export type Outcome = 'ok' | ErrorCode;
+
+const {
+  READ_ONLY,
+  FORBIDDEN,
+  PROJECT_EXPIRED,
+  PROJECT_ID,
+  DEMO_PROJECT,
+  TOKEN_MISSING,
+  TRANSFER_NOT_MANAGER: NOT_MANAGER,
+} = Codes;
+
+/** The matrix: what each actor gets for a read, a write and an owner-only action. */
+/**
+ * The matrix: what each actor gets for a read, a write, an owner-only action, a sharing action
+ * (owner only; read-only callers hear 5032), leaving a project (members only) and a transfer
+ * (2103 for anyone but the owner who can see the project).
+ */
+export const EXPECTED: Record<ActorName, Record<RouteAccess, Outcome>> = {
+  owner: { read: 'ok', write: 'ok', owner: 'ok', share: 'ok', member: FORBIDDEN, transfer: 'ok' },
+  'read-write member': {
+    read: 'ok',
+    write: 'ok',
+    owner: FORBIDDEN,
+    share: FORBIDDEN,
+    member: 'ok',
+    transfer: NOT_MANAGER,
+  },
+  'read-only member': {
+    read: 'ok',
+    write: READ_ONLY,
+    owner: FORBIDDEN,
+    share: READ_ONLY,
+    member: 'ok',
+    transfer: NOT_MANAGER,
+  },
+  'invitee (read-only, not accepted)': {
+    read: 'ok',
+    write: READ_ONLY,
+    owner: FORBIDDEN,
+    share: READ_ONLY,
+    member: 'ok',
+    transfer: NOT_MANAGER,
+  },
+  'invitee (read-write, not accepted)': {
+    read: 'ok',
+    write: READ_ONLY,
+    owner: FORBIDDEN,
+    share: READ_ONLY,
+    member: 'ok',
+    transfer: NOT_MANAGER,
+  },
+  'expired member': {
+    read: PROJECT_EXPIRED,
+    write: PROJECT_EXPIRED,
+    owner: PROJECT_EXPIRED,
+    share: PROJECT_EXPIRED,
+    member: PROJECT_EXPIRED,
+    transfer: PROJECT_EXPIRED,
+  },
+  stranger: {
+    read: PROJECT_ID,
+    write: PROJECT_ID,
+    owner: PROJECT_ID,
+    share: PROJECT_ID,
+    member: PROJECT_ID,
+    transfer: PROJECT_ID,
+  },
+  'owner, project id that does not exist': {
+    read: PROJECT_ID,
+    write: PROJECT_ID,
+    owner: PROJECT_ID,
+    share: PROJECT_ID,
+    member: PROJECT_ID,
+    transfer: PROJECT_ID,
+  },
+  'any account, demo project': {
+    read: 'ok',
+    write: DEMO_PROJECT,
+    owner: DEMO_PROJECT,
+    share: DEMO_PROJECT,
+    member: DEMO_PROJECT,
+    transfer: DEMO_PROJECT,
+  },
+  'no session': {
+    read: TOKEN_MISSING,
+    write: TOKEN_MISSING,
+    owner: TOKEN_MISSING,
+    share: TOKEN_MISSING,
+    member: TOKEN_MISSING,
+    transfer: TOKEN_MISSING,
+  },
+};
+
+export const ACTORS = Object.keys(EXPECTED) as ActorName[];
+
+/** A project id no test creates (identity ids start at 1,000,000 and grow by one). */
+export const MISSING_PROJECT_ID = 987_654_321;
+
+export interface Cast {
+  owner: TestAccount;
+  readWrite: TestAccount;
+  readOnly: TestAccount;
+  inviteeRead: TestAccount;
+  inviteeReadWrite: TestAccount;
+  expired: TestAccount;
+  stranger: TestAccount;
+  demoOwnerId: number;
+}
+
+export async function createCast(server: TestServer): Promise<Cast> {
+  const [demoOwner] = await server.database.db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.account, DEMO_OWNER_ACCOUNT));
+  return {
+    owner: await createAccount(server),
+    readWrite: await createAccount(server),
+    readOnly: await createAccount(server),
+    inviteeRead: await createAccount(server),
+    inviteeReadWrite: await createAccount(server),
+    expired: await createAccount(server),
+    stranger: await createAccount(server),
+    demoOwnerId: demoOwner.id,
+  };
+}
+
+let projectCounter = 0;
+
+/** A fresh project of cast.owner with every kind of member, inserted straight into the database. */
+export async function createSharedProject(server: TestServer, cast: Cast): Promise<ProjectWorld> {
+  const { db } = server.database;
+  const now = server.clock.now().getTime();
+  const hour = 3600 * 1000;
+  const [project] = await db
+    .insert(projects)
+    .values({ ownerId: cast.owner.id, name: `ct${++projectCounter}`, scenario: 'hotel', location: 'Here' })
+    .returning({ id: projects.id });
+  const accepted = new Date(now - hour);
+  await db.insert(projectMembers).values([
+    { projectId: project.id, accountId: cast.readWrite.id, permission: 'rw', acceptedAt: accepted },
+    {
+      projectId: project.id,
+      accountId: cast.readOnly.id,
+      permission: 'r',
+      acceptedAt: accepted,
+      expiresAt: new Date(now + 24 * hour),
+    },
+    { projectId: project.id, accountId: cast.inviteeRead.id, permission: 'r', acceptedAt: null },
+    { projectId: project.id, accountId: cast.inviteeReadWrite.id, permission: 'rw', acceptedAt: null },
+    {
+      projectId: project.id,
+      accountId: cast.expired.id,
+      permission: 'rw',
+      acceptedAt: accepted,
+      expiresAt: new Date(now - 1000),
+    },
+  ]);
+  return { server, projectId: project.id, ownerId: cast.owner.id };
+}
+
+/**
+ * The project an actor's test sets up (`world`: the resource's setup runs in it), the project id the
+ * call names (the same, except for the id that does not exist) and the client that calls.
+ */
+export async function worldFor(
+  server: TestServer,
+  cast: Cast,
+  actor: ActorName,
+): Promise<{ world: ProjectWorld; calledProjectId: number; client: HttpClient }> {
+  if (actor === 'any account, demo project') {
+    const world = { server, projectId: DEMO_PROJECT_IDS.WLAN, ownerId: cast.demoOwnerId };
+    return { world, calledProjectId: world.projectId, client: cast.stranger.client };
+  }
+  const world = await createSharedProject(server, cast);
+  const clients: Record<Exclude<ActorName, 'any account, demo project'>, HttpClient> = {
+    owner: cast.owner.client,
+    'read-write member': cast.readWrite.client,
+    'read-only member': cast.readOnly.client,
+    'invitee (read-only, not accepted)': cast.inviteeRead.client,
+    'invitee (read-write, not accepted)': cast.inviteeReadWrite.client,
+    'expired member': cast.expired.client,
+    stranger: cast.stranger.client,
+    'owner, project id that does not exist': cast.owner.client,
+    'no session': server.client(),
+  };
+  const calledProjectId =
+    actor === 'owner, project id that does not exist' ? MISSING_PROJECT_ID : world.projectId;
+  return { world, calledProjectId, client: clients[actor] };
+}

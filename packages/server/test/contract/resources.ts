@@ -1,0 +1,415 @@
+import { buildFirmwareImage, isDemoProjectId } from '@beacon/protocol';
+import * as XLSX from '@e965/xlsx';
+import { asc, eq, inArray } from 'drizzle-orm';
+import {
+  accounts,
+  devices,
+  firmwareImages,
+  projectMembers,
+  projects,
+  rebootSchedules,
+} from '../../src/db/schema.ts';
+import type { TestServer } from '../helpers/harness.ts';
+
+/**
+ * The permission contract (DESIGN.md "Tests", after NetBox's generic API tests): every route under
+ * /api/v1/projects/:id is declared here once, with how to call it and whether it reads or writes.
+ * permissions.test.ts runs each route for every actor (owner, members, invitees, stranger, demo
+ * project, no session) and fails when the app has a project-scoped route that no entry covers.
+ *
+ * Adding a resource: append one ContractResource to CONTRACT_RESOURCES.
+ */
+
+/**
+ * read: everyone who can see the project; write: owner and read-write members; owner: the owner
+ * only; share: the owner only, read-only callers hear 5032 (sharing); member: anyone who can see
+ * the project but its owner (leaving it); transfer: the owner only, others hear 2103.
+ */
+export type RouteAccess = 'read' | 'write' | 'owner' | 'share' | 'member' | 'transfer';
+
+export interface ProjectWorld {
+  server: TestServer;
+  projectId: number;
+  /** The project's owner account id (the system account for the demo project). */
+  ownerId: number;
+}
+
+export interface ContractContext extends ProjectWorld {
+  /** What the resource's setup returned (e.g. the id of a sub-resource to read or change). */
+  fixture: Record<string, unknown>;
+}
+
+export interface ContractRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The URL pattern exactly as the route is registered, e.g. '/api/v1/projects/:id/logs'. */
+  pattern: string;
+  access: RouteAccess;
+  /** The path to call, below /api/v1. */
+  path(ctx: ContractContext): string;
+  /** A valid body (POST, PUT, PATCH). */
+  body?(ctx: ContractContext): unknown;
+  /** Audit rows a successful call leaves in the project's log: 1 for a write (invariant 2), 0 for a read. */
+  auditRows?: number;
+  /** Bodies the route must refuse (called by the owner), each with its catalogue code. */
+  invalid?: { label: string; body: unknown; code: number }[];
+}
+
+export interface ContractResource {
+  name: string;
+  /**
+   * Creates what the routes need inside a fresh project, straight in the database (it runs for the
+   * demo project too, where the API refuses writes). Runs once per test.
+   */
+  setup?(world: ProjectWorld): Promise<Record<string, unknown>>;
+  /** The stored state the routes act on: a refused call must leave it exactly as it was. */
+  state?(ctx: ContractContext): Promise<unknown>;
+  routes: ContractRoute[];
+}
+
+const projectRow = async (ctx: ContractContext): Promise<unknown> =>
+  (await ctx.server.database.db.select().from(projects).where(eq(projects.id, ctx.projectId)))[0] ?? null;
+
+const projectResource: ContractResource = {
+  name: 'project',
+  state: projectRow,
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}`,
+    },
+    {
+      method: 'PATCH',
+      pattern: '/api/v1/projects/:id',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}`,
+      body: () => ({ location: 'Contract City', timeZone: 60 }),
+      invalid: [
+        { label: 'a netMode change', body: { netMode: 1 }, code: 16 },
+        { label: 'a name with a space', body: { name: 'a b' }, code: 16 },
+        { label: 'an unknown scenario', body: { scenario: 'casino' }, code: 16 },
+        { label: 'a time zone off the 15-minute grid', body: { timeZone: 7 }, code: 16 },
+      ],
+    },
+    {
+      method: 'DELETE',
+      pattern: '/api/v1/projects/:id',
+      access: 'owner',
+      path: (c) => `/projects/${c.projectId}`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/logs',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/logs`,
+    },
+  ],
+};
+
+let sharingCounter = 0;
+
+/** A fresh account straight in the database (a share's receiver or a transfer's target). */
+async function freshAccount(world: ProjectWorld): Promise<{ id: number; account: string; cloudId: string }> {
+  sharingCounter += 1;
+  const email = `share${sharingCounter}-${process.pid}-${Date.now()}@example.com`;
+  const [row] = await world.server.database.db
+    .insert(accounts)
+    .values({
+      account: email,
+      email,
+      nick: `share${sharingCounter}`,
+      passwordHash: 'x',
+      cloudId: `S${sharingCounter}${Date.now().toString(36)}`.toUpperCase().slice(0, 16),
+    })
+    .returning({ id: accounts.id, account: accounts.account, cloudId: accounts.cloudId });
+  return row;
+}
+
+const sharingState = async (ctx: ContractContext): Promise<unknown> => ({
+  project: await projectRow(ctx),
+  members: await ctx.server.database.db
+    .select()
+    .from(projectMembers)
+    .where(eq(projectMembers.projectId, ctx.projectId))
+    .orderBy(asc(projectMembers.accountId)),
+});
+
+/** Sharing (src/sharing/): share records, leaving, invitations and transfer of permission. */
+const sharingResource: ContractResource = {
+  name: 'sharing',
+  state: sharingState,
+  async setup(world) {
+    const receiver = await freshAccount(world);
+    const member = await freshAccount(world);
+    // A read-only share to change or delete (the demo project gets none: every write is refused first).
+    if (!isDemoProjectId(world.projectId)) {
+      await world.server.database.db.insert(projectMembers).values({
+        projectId: world.projectId,
+        accountId: member.id,
+        permission: 'r',
+        acceptedAt: new Date(),
+      });
+    }
+    return { receiver: receiver.account, receiverCloudId: receiver.cloudId, memberId: member.id };
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/shares',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/shares`,
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/shares',
+      access: 'share',
+      path: (c) => `/projects/${c.projectId}/shares`,
+      body: (c) => ({ account: c.fixture.receiver, permission: 'r', validity: 'timed', hours: 24 }),
+      invalid: [
+        { label: 'an unknown permission', body: { account: 'a@b.c', permission: 'x' }, code: 16 },
+        {
+          label: 'both an account and a cloud id',
+          body: { account: 'a@b.c', cloudId: 'X', permission: 'r' },
+          code: 16,
+        },
+        {
+          label: 'a timed share without hours',
+          body: { account: 'a@b.c', permission: 'r', validity: 'timed' },
+          code: 16,
+        },
+        {
+          label: 'zero hours',
+          body: { account: 'a@b.c', permission: 'r', validity: 'timed', hours: 0 },
+          code: 16,
+        },
+        {
+          label: 'an account that does not exist',
+          body: { account: 'nobody@example.com', permission: 'r' },
+          code: 22,
+        },
+      ],
+    },
+    {
+      method: 'PATCH',
+      pattern: '/api/v1/projects/:id/shares/:accountId',
+      access: 'share',
+      path: (c) => `/projects/${c.projectId}/shares/${c.fixture.memberId}`,
+      body: () => ({ permission: 'rw' }),
+      invalid: [
+        { label: 'an empty change', body: {}, code: 16 },
+        { label: 'an unknown validity', body: { validity: 'forever' }, code: 16 },
+      ],
+    },
+    {
+      method: 'DELETE',
+      pattern: '/api/v1/projects/:id/shares/:accountId',
+      access: 'share',
+      path: (c) => `/projects/${c.projectId}/shares/${c.fixture.memberId}`,
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/unbind',
+      access: 'member',
+      path: (c) => `/projects/${c.projectId}/unbind`,
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/invites',
+      access: 'share',
+      path: (c) => `/projects/${c.projectId}/invites`,
+      body: () => ({ permission: 'r' }),
+      invalid: [
+        { label: 'a code lifetime over 30 days', body: { permission: 'r', expiresInHours: 721 }, code: 16 },
+      ],
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/transfer',
+      access: 'transfer',
+      path: (c) => `/projects/${c.projectId}/transfer`,
+      body: (c) => ({ cloudId: c.fixture.receiverCloudId }),
+      invalid: [{ label: 'no target', body: {}, code: 16 }],
+    },
+  ],
+};
+
+let deviceCounter = 0;
+
+/** A serial number no other test uses (16+ letters and digits). */
+function contractSn(kind: string): string {
+  deviceCounter += 1;
+  return `CT${kind}${process.pid}${deviceCounter}${Date.now().toString(36)}`.toUpperCase().slice(0, 32);
+}
+
+/** An xlsx upload with one serial number per row (Serial number header). */
+function importForm(sns: string[]): FormData {
+  const sheet = XLSX.utils.aoa_to_sheet([['Serial number'], ...sns.map((sn) => [sn])]);
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, sheet, 'Devices');
+  const bytes = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), 'devices.xlsx');
+  return form;
+}
+
+/** Device inventory (src/devices/): a bound AP to read and change, and a seen, unclaimed AP to add. */
+const deviceResource: ContractResource = {
+  name: 'devices',
+  async setup(world) {
+    const bound = contractSn('B');
+    const free = contractSn('F');
+    const seen = new Date();
+    const ap = { model: 'BA-W1200C', type: 'ap', mac: null, status: 1, firstSeenAt: seen, lastSeenAt: seen };
+    await world.server.database.db.insert(devices).values([
+      { sn: bound, projectId: world.projectId, name: 'contract-ap', boundAt: seen, ...ap },
+      { sn: free, projectId: null, ...ap },
+    ]);
+    return { bound, free };
+  },
+  async state(ctx) {
+    return ctx.server.database.db
+      .select()
+      .from(devices)
+      .where(inArray(devices.sn, [ctx.fixture.bound as string, ctx.fixture.free as string]))
+      .orderBy(asc(devices.sn));
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/devices',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/devices?ip=10.&sort=status&order=desc`,
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/devices',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/devices`,
+      body: (c) => ({ sn: c.fixture.free, name: 'Lobby' }),
+      invalid: [
+        { label: 'a serial number of 15 characters', body: { sn: 'ABCDEFGHIJKLMNO' }, code: 16 },
+        { label: 'a serial number with a dash', body: { sn: 'ABCDEFGH-IJKLMNOP' }, code: 16 },
+        { label: 'an empty name', body: { sn: 'ABCDEFGHIJKLMNOPQ', name: ' ' }, code: 16 },
+      ],
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/devices/import',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/devices/import`,
+      body: (c) => importForm([c.fixture.free as string]),
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/devices/:sn',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/devices/${c.fixture.bound}`,
+    },
+    {
+      method: 'PATCH',
+      pattern: '/api/v1/projects/:id/devices/:sn',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/devices/${c.fixture.bound}`,
+      body: () => ({ name: 'Renamed AP', remark: 'Second floor' }),
+      invalid: [
+        { label: 'an empty name', body: { name: '' }, code: 16 },
+        { label: 'a blank remark', body: { remark: '   ' }, code: 16 },
+        { label: 'neither name nor remark', body: {}, code: 16 },
+      ],
+    },
+    {
+      method: 'DELETE',
+      pattern: '/api/v1/projects/:id/devices/:sn',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/devices/${c.fixture.bound}?mode=unbind`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/devices/:sn/commands',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/devices/${c.fixture.bound}/commands`,
+    },
+  ],
+};
+
+/** Device maintenance (src/maintenance/): a bound AP whose reboot schedule the actions change. */
+const maintenanceResource: ContractResource = {
+  name: 'maintenance',
+  async setup(world) {
+    const sn = contractSn('M');
+    const seen = new Date();
+    await world.server.database.db.insert(devices).values({
+      sn,
+      projectId: world.projectId,
+      model: 'BA-W1200C',
+      type: 'ap',
+      status: 1,
+      firstSeenAt: seen,
+      lastSeenAt: seen,
+    });
+    return { sn };
+  },
+  async state(ctx) {
+    const sn = ctx.fixture.sn as string;
+    return {
+      schedules: await ctx.server.database.db
+        .select()
+        .from(rebootSchedules)
+        .where(eq(rebootSchedules.sn, sn)),
+      images: await ctx.server.database.db
+        .select({ id: firmwareImages.id })
+        .from(firmwareImages)
+        .where(eq(firmwareImages.projectId, ctx.projectId)),
+    };
+  },
+  routes: [
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/devices/:sn/actions/:action',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/devices/${c.fixture.sn}/actions/reboot-schedule`,
+      body: () => ({ days: [1, 5], time: '03:30' }),
+      invalid: [
+        { label: 'no day', body: { days: [], time: '03:30' }, code: 16 },
+        { label: 'a time of 24:00', body: { days: [1], time: '24:00' }, code: 16 },
+        { label: 'a day of 7', body: { days: [7], time: '03:30' }, code: 16 },
+      ],
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/devices/actions/:action',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/devices/actions/reboot-schedule`,
+      body: (c) => ({ sns: [c.fixture.sn], params: { days: [0], time: '02:00' } }),
+      invalid: [
+        { label: 'no device', body: { sns: [], params: { days: [0], time: '02:00' } }, code: 16 },
+        { label: 'no day', body: { sns: ['ABCDEFGHIJKLMNOP'], params: { days: [] } }, code: 16 },
+      ],
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/devices/:sn/maintenance',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/devices/${c.fixture.sn}/maintenance`,
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/firmware',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/firmware`,
+      body: () => {
+        const form = new FormData();
+        form.append('file', new Blob([buildFirmwareImage('BA-W1200C', '4.3.1')]), 'ap-4.3.1.bin');
+        return form;
+      },
+    },
+  ],
+};
+
+export const CONTRACT_RESOURCES: ContractResource[] = [
+  projectResource,
+  sharingResource,
+  deviceResource,
+  maintenanceResource,
+];

@@ -1,0 +1,152 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../src/db/embedded.ts';
+
+/**
+ * The process as `npm start` runs it (src/main.ts): embedded PostgreSQL, embedded broker, the demo
+ * fleet. SIGTERM must stop it in order — device intake and jobs, HTTP, database, PostgreSQL last —
+ * without a single error in the log, and it must start again on the same data directory.
+ */
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const main = path.join(root, 'packages/server/src/main.ts');
+
+interface LogLine {
+  level: number;
+  msg: string;
+  err?: { message?: string };
+}
+
+class ServerProcess {
+  readonly lines: LogLine[] = [];
+  stderr = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private readonly child: ChildProcess;
+
+  constructor(env: Record<string, string>) {
+    this.child = spawn(process.execPath, ['--import', 'tsx', main], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let buffered = '';
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const parts = buffered.split('\n');
+      buffered = parts.pop()!;
+      for (const part of parts) {
+        try {
+          this.lines.push(JSON.parse(part) as LogLine);
+        } catch {
+          this.lines.push({ level: 60, msg: part });
+        }
+      }
+    });
+    this.child.stderr!.on('data', (chunk: Buffer) => {
+      this.stderr += chunk.toString('utf8');
+    });
+    this.exited = new Promise((resolve) =>
+      this.child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
+  }
+
+  async waitForLog(text: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.lines.some((l) => l.msg?.includes(text))) {
+      if (Date.now() > deadline || this.child.exitCode !== null) {
+        throw new Error(`no "${text}" in the log:\n${this.describe()}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
+  kill(): void {
+    if (this.child.exitCode === null) this.child.kill('SIGKILL');
+  }
+
+  describe(): string {
+    return `${this.lines.map((l) => `${l.level} ${l.msg} ${l.err?.message ?? ''}`).join('\n')}\n${this.stderr}`;
+  }
+}
+
+describe('shutdown of the process (src/main.ts)', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'beacon-shutdown-'));
+  // PostgreSQL runs as the postgres user when we are root: it must reach the data directory.
+  fs.chmodSync(dataDir, 0o755);
+  const running: ServerProcess[] = [];
+
+  afterAll(async () => {
+    for (const p of running) p.kill();
+    const pidFile = path.join(dataDir, 'postgres', 'postmaster.pid');
+    if (fs.existsSync(pidFile)) {
+      try {
+        process.kill(Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]), 'SIGINT');
+      } catch {}
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('SIGTERM while the demo fleet reports stops everything in order, without errors, and it starts again', async () => {
+    const pgPort = await freePort();
+    const env = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(pgPort),
+      MQTT_PORT: '0',
+      // This test is about the embedded PostgreSQL and broker, even where CI sets external ones.
+      DATABASE_URL: '',
+      MQTT_URL: '',
+      DEMO: '1',
+    };
+    const first = new ServerProcess(env);
+    running.push(first);
+    await first.waitForLog('Beacon is running', 90_000);
+
+    // Wait until the fleet is online: the gateway is then busy with hellos, states and telemetry.
+    const db = new pg.Client({ connectionString: `postgresql://postgres:beacon@127.0.0.1:${pgPort}/beacon` });
+    await db.connect();
+    const deadline = Date.now() + 30_000;
+    let online = 0;
+    while (online < 30 && Date.now() < deadline) {
+      const { rows } = await db.query<{ n: number }>(
+        'select count(*)::int as n from devices where status = 1',
+      );
+      online = rows[0].n;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await db.end();
+    expect(online).toBeGreaterThanOrEqual(30);
+
+    const at = first.lines.length;
+    first.signal('SIGTERM');
+    const exit = await first.exited;
+    const after = first.lines.slice(at);
+    expect(exit, first.describe()).toEqual({ code: 0, signal: null });
+    expect(
+      after.filter((l) => l.level >= 40),
+      first.describe(),
+    ).toEqual([]);
+    expect(after.map((l) => l.msg)).toEqual(['SIGTERM: shutting down', 'stopped']);
+    expect(first.stderr).toBe('');
+    // PostgreSQL was stopped (cleanly: it removes its pid file), not left behind.
+    expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+
+    const second = new ServerProcess({ ...env, DEMO: '0' });
+    running.push(second);
+    await second.waitForLog('Beacon is running', 60_000);
+    second.signal('SIGINT');
+    expect(await second.exited, second.describe()).toEqual({ code: 0, signal: null });
+    expect(second.lines.filter((l) => l.level >= 40)).toEqual([]);
+  }, 180_000);
+});

@@ -1,0 +1,229 @@
+import { isRouteAllowed, landingPath, ROUTES, type RouteEntry, type SessionView } from '@beacon/protocol';
+import { useQueryClient } from '@tanstack/react-query';
+import { App as AntApp, Button, Result } from 'antd';
+import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { isApiError, onUnauthorized } from './api/index.ts';
+import { PlaceholderPage } from './features/static/PlaceholderPage.tsx';
+import { InfoPage, TransferPage } from './features/static/StaticPages.tsx';
+import { LastError } from './layout/LastError.tsx';
+import { LoadingOverlay } from './layout/LoadingOverlay.tsx';
+import { MainLayout } from './layout/MainLayout.tsx';
+import { PageTitle } from './layout/PageTitle.tsx';
+import { FullPageSpin } from './layout/Spinners.tsx';
+import { useCurrentProject } from './session/currentProject.ts';
+import { gateContext, SESSION_KEY, useSession } from './session/session.ts';
+import { errorText, setMessageApi } from './state/feedback.ts';
+
+const PUBLIC_PREFIXES = ['/login', '/signup', '/reset-password', '/static/'];
+export const isPublicPath = (path: string) => PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(p));
+
+/** Screens load on first visit (one chunk each), so the login page and the shell start small. */
+const named = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
+  lazy(() => load().then((m) => ({ default: m[name] })));
+const AccountPage = named(() => import('./features/account/AccountPage.tsx'), 'AccountPage');
+const LoginPage = named(() => import('./features/auth/LoginPage.tsx'), 'LoginPage');
+const ResetPasswordPage = named(() => import('./features/auth/ResetPasswordPage.tsx'), 'ResetPasswordPage');
+const SignUpPage = named(() => import('./features/auth/SignUpPage.tsx'), 'SignUpPage');
+const DevicesPage = named(() => import('./features/devices/DevicesPage.tsx'), 'DevicesPage');
+const ProjectListPage = named(() => import('./features/projects/ProjectListPage.tsx'), 'ProjectListPage');
+const ProjectPreviewPage = named(
+  () => import('./features/projects/ProjectPreviewPage.tsx'),
+  'ProjectPreviewPage',
+);
+const AcceptInvitePage = named(() => import('./features/sharing/AcceptInvitePage.tsx'), 'AcceptInvitePage');
+const AuthorityPage = named(() => import('./features/sharing/AuthorityPage.tsx'), 'AuthorityPage');
+
+const REAL_PAGES: Record<string, () => ReactNode> = {
+  '/overview/list': () => <ProjectListPage />,
+  '/overview/preview': () => <ProjectPreviewPage />,
+  '/manage/authority': () => <AuthorityPage />,
+  '/manage/devconf': () => <DevicesPage />,
+};
+
+/** Sends the user to /login when any call answers 401 with code 9 or 10. */
+function AuthWatcher() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        const path = window.location.pathname;
+        if (isPublicPath(path)) return;
+        queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] });
+        queryClient.setQueryData(SESSION_KEY, undefined);
+        navigate('/login', { replace: true, state: { reason: 'expired', from: path } });
+      }),
+    [navigate, queryClient],
+  );
+  void location;
+  return null;
+}
+
+/** Captures antd's themed message API for toasts raised outside components. */
+function MessageBridge() {
+  const { message } = AntApp.useApp();
+  useEffect(() => {
+    setMessageApi(message);
+    return () => setMessageApi(null);
+  }, [message]);
+  return null;
+}
+
+function RequireSession() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const session = useSession();
+  if (session.data) return <MainLayout session={session.data} />;
+  if (!session.isError) return <FullPageSpin />;
+  if (isApiError(session.error) && session.error.status === 401) {
+    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  }
+  return (
+    <Result
+      status="error"
+      title={errorText(session.error)}
+      extra={
+        <Button type="primary" onClick={() => session.refetch()}>
+          {t('common.retry')}
+        </Button>
+      }
+    />
+  );
+}
+
+/** Public auth screens: a signed-in user goes straight to the landing page. */
+function PublicOnly({ children }: { children: ReactNode }) {
+  const session = useSession();
+  const project = useCurrentProject();
+  if (session.data) {
+    const landing = landingPath(gateContext(session.data, project?.netMode)) ?? '/';
+    return <Navigate to={landing} replace />;
+  }
+  return <>{children}</>;
+}
+
+function NoAccess() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <PageTitle title={t('gate.noAccessTitle')} />
+      <Result status="403" subTitle={t('gate.noAccess')} />
+    </>
+  );
+}
+
+function useGate() {
+  const session = useSession();
+  const project = useCurrentProject();
+  return session.data ? gateContext(session.data as SessionView, project?.netMode) : null;
+}
+
+/** A route the user may not see redirects to the landing page. */
+function Gate({ route, children }: { route: RouteEntry; children: ReactNode }) {
+  const ctx = useGate();
+  if (!ctx) return null;
+  if (isRouteAllowed(route, ctx)) return <>{children}</>;
+  const landing = landingPath(ctx);
+  const landingRoute = ROUTES.find((r) => r.path === landing);
+  if (landing && landing !== route.path && landingRoute && isRouteAllowed(landingRoute, ctx)) {
+    return <Navigate to={landing} replace />;
+  }
+  return <NoAccess />;
+}
+
+function LandingRedirect() {
+  const ctx = useGate();
+  if (!ctx) return null;
+  const landing = landingPath(ctx);
+  return landing ? <Navigate to={landing} replace /> : <NoAccess />;
+}
+
+function NotFound() {
+  const { t } = useTranslation();
+  return (
+    <Result
+      status="404"
+      title={<span data-testid="page-title">{t('notFound.title')}</span>}
+      subTitle={t('notFound.text')}
+      extra={
+        <Link to="/">
+          <Button type="primary">{t('notFound.home')}</Button>
+        </Link>
+      }
+    />
+  );
+}
+
+export function App() {
+  return (
+    <AntApp>
+      <MessageBridge />
+      <AuthWatcher />
+      <LoadingOverlay />
+      <LastError />
+      <Suspense fallback={<FullPageSpin />}>
+        <Routes>
+          <Route
+            path="/login"
+            element={
+              <PublicOnly>
+                <LoginPage />
+              </PublicOnly>
+            }
+          />
+          <Route
+            path="/signup"
+            element={
+              <PublicOnly>
+                <SignUpPage />
+              </PublicOnly>
+            }
+          />
+          <Route
+            path="/reset-password"
+            element={
+              <PublicOnly>
+                <ResetPasswordPage />
+              </PublicOnly>
+            }
+          />
+          <Route
+            path="/static/lrf"
+            element={
+              <PublicOnly>
+                <LoginPage />
+              </PublicOnly>
+            }
+          />
+          <Route path="/static/transfer" element={<TransferPage />} />
+          <Route
+            path="/static/transferToLocalDev"
+            element={
+              <InfoPage titleKey="static.transferToLocalDevTitle" textKey="static.transferToLocalDevText" />
+            }
+          />
+          <Route
+            path="/static/wechatTransfer"
+            element={<InfoPage titleKey="static.wechatTransferTitle" textKey="static.wechatTransferText" />}
+          />
+          <Route element={<RequireSession />}>
+            <Route index element={<LandingRedirect />} />
+            <Route path="/account" element={<AccountPage />} />
+            <Route path="/invite/:code" element={<AcceptInvitePage />} />
+            {ROUTES.map((r) => (
+              <Route
+                key={r.path}
+                path={r.path}
+                element={<Gate route={r}>{REAL_PAGES[r.path]?.() ?? <PlaceholderPage route={r} />}</Gate>}
+              />
+            ))}
+            <Route path="*" element={<NotFound />} />
+          </Route>
+        </Routes>
+      </Suspense>
+    </AntApp>
+  );
+}

@@ -1,0 +1,82 @@
+import type {
+  AccountView,
+  ApiKeyView,
+  AuditView,
+  ChangePasswordBody,
+  CreateProjectBody,
+  LoginBody,
+  ProjectListQuery,
+  ProjectView,
+  ResetPasswordBody,
+  ScenarioBody,
+  ScenarioView,
+  SendCodeBody,
+  SessionView,
+  SignUpBody,
+  UpdateProfileBody,
+  UpdateProjectBody,
+} from '@beacon/protocol';
+import { storage } from '../storage/storage.ts';
+import { type ApiError, createClient } from './client.ts';
+
+export { ApiError, isApiError } from './client.ts';
+
+export interface Paged<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface ApiKeyCreatedView extends ApiKeyView {
+  key: string;
+}
+
+type UnauthorizedListener = (e: ApiError) => void;
+const unauthorizedListeners = new Set<UnauthorizedListener>();
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+export const client = createClient({
+  baseUrl: '/api/v1',
+  fetch: (input, init) => globalThis.fetch(input, init),
+  getToken: () => (storage.getAccessType() === 'openapi' ? storage.getToken() : null),
+  onUnauthorized: (e) => {
+    for (const l of unauthorizedListeners) l(e);
+  },
+});
+
+export const api = {
+  sendCode: (body: SendCodeBody) => client.post<unknown>('/auth/codes', body),
+  signUp: (body: SignUpBody) => client.post<SessionView>('/auth/signup', body),
+  login: (body: LoginBody) => client.post<SessionView>('/auth/login', body),
+  logout: () => client.post<unknown>('/auth/logout'),
+  resetPassword: (body: ResetPasswordBody) => client.post<unknown>('/auth/reset', body),
+  session: () => client.get<SessionView>('/auth/session'),
+
+  account: () => client.get<AccountView>('/account'),
+  updateAccount: (body: UpdateProfileBody) => client.patch<AccountView>('/account', body),
+  uploadAvatar: (file: File) => {
+    const form = new FormData();
+    form.append('file', file);
+    return client.upload<AccountView>('/account/avatar', form);
+  },
+  changePassword: (body: ChangePasswordBody) => client.post<unknown>('/account/password', body),
+  scenarios: () => client.get<ScenarioView[]>('/account/scenarios'),
+  addScenario: (body: ScenarioBody) => client.post<ScenarioView>('/account/scenarios', body),
+  deleteScenario: (id: number) => client.del<unknown>(`/account/scenarios/${id}`),
+  apiKeys: () => client.get<ApiKeyView[]>('/account/api-keys'),
+  createApiKey: (body: { name: string }) => client.post<ApiKeyCreatedView>('/account/api-keys', body),
+  deleteApiKey: (id: number) => client.del<unknown>(`/account/api-keys/${id}`),
+
+  projects: (query: Partial<ProjectListQuery>) =>
+    client.get<Paged<ProjectView>>('/projects', { query: query as Record<string, string | number> }),
+  project: (id: number) => client.get<ProjectView>(`/projects/${id}`),
+  createProject: (body: CreateProjectBody) => client.post<ProjectView>('/projects', body),
+  updateProject: (id: number, body: UpdateProjectBody) => client.patch<ProjectView>(`/projects/${id}`, body),
+  deleteProject: (id: number) => client.del<unknown>(`/projects/${id}`),
+  projectLogs: (id: number, query: { page?: number; pageSize?: number }) =>
+    client.get<Paged<AuditView>>(`/projects/${id}/logs`, { query }),
+};

@@ -1,0 +1,94 @@
+import { LockOutlined } from '@ant-design/icons';
+import { LoginBody } from '@beacon/protocol';
+import { Alert, Button, Checkbox, Form, Input } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { api } from '../../api/index.ts';
+import { useFormSubmit } from '../../forms/useFormSubmit.ts';
+import { blanks, parseForm } from '../../forms/zodForm.ts';
+import { landingFor, useStartSession } from '../../session/session.ts';
+import { storage } from '../../storage/storage.ts';
+import { AccountField } from './AccountField.tsx';
+import { AuthCard } from './AuthCard.tsx';
+
+interface LoginState {
+  reason?: 'idle' | 'expired';
+  from?: string;
+}
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const [form] = Form.useForm();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const startSession = useStartSession();
+  const { busy, run } = useFormSubmit(form);
+  const state = (location.state ?? {}) as LoginState;
+
+  const onFinish = async (raw: Record<string, unknown>) => {
+    const body = parseForm(LoginBody, blanks(raw, ['account', 'password']), form);
+    if (!body) return;
+    await run(async () => {
+      const session = await api.login(body);
+      startSession(session);
+      const target = state.from && state.from !== '/' ? state.from : (landingFor(session) ?? '/');
+      navigate(target, { replace: true });
+    });
+  };
+
+  return (
+    <AuthCard
+      title={t('auth.loginTitle')}
+      footer={
+        <span>
+          {t('auth.noAccount')}{' '}
+          <Link to="/signup" data-testid="link-signup">
+            {t('auth.createAccount')}
+          </Link>
+        </span>
+      }
+    >
+      {state.reason === 'idle' ? (
+        <Alert
+          type="info"
+          showIcon
+          title={t('auth.idleLoggedOut')}
+          style={{ marginBottom: 16 }}
+          data-testid="idle-notice"
+        />
+      ) : state.reason === 'expired' ? (
+        <Alert type="warning" showIcon title={t('auth.sessionExpired')} style={{ marginBottom: 16 }} />
+      ) : null}
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        onFinish={onFinish}
+        initialValues={{ account: storage.getLastAccount() ?? '', password: '', remember: false }}
+      >
+        <AccountField name="account" autoComplete="username" testId="login-account" />
+        <Form.Item name="password" label={t('auth.password')}>
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder={t('auth.passwordPlaceholder')}
+            autoComplete="current-password"
+            data-testid="login-password"
+          />
+        </Form.Item>
+        <div
+          style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', marginBottom: 16 }}
+        >
+          <Form.Item name="remember" valuePropName="checked" noStyle>
+            <Checkbox data-testid="login-remember">{t('auth.remember')}</Checkbox>
+          </Form.Item>
+          <Link to="/reset-password" data-testid="link-reset">
+            {t('auth.forgot')}
+          </Link>
+        </div>
+        <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
+          {t('auth.login')}
+        </Button>
+      </Form>
+    </AuthCard>
+  );
+}

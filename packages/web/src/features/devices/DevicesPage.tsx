@@ -1,0 +1,505 @@
+import { DownloadOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
+import { type DeviceView, type ImportResultView, validateSn } from '@beacon/protocol';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Alert,
+  Badge,
+  Button,
+  type ButtonProps,
+  Card,
+  Form,
+  Input,
+  Modal,
+  Select,
+  Space,
+  Table,
+  type TableProps,
+  Tag,
+  Tooltip,
+  Upload,
+} from 'antd';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NoProject } from '../../components/NoProject.tsx';
+import { EnterSubmits } from '../../forms/EnterSubmits.tsx';
+import { useFormSubmit } from '../../forms/useFormSubmit.ts';
+import { PageTitle } from '../../layout/PageTitle.tsx';
+import { canWrite, useCurrentProject } from '../../session/currentProject.ts';
+import { errorText, showError, showSuccess } from '../../state/feedback.ts';
+import { withLoadState } from '../../state/store.ts';
+import { type DeviceListParams, devicesApi, devicesKey } from './api.ts';
+import { BulkActions } from './BulkActions.tsx';
+import { DeviceDrawer } from './DeviceDrawer.tsx';
+import { rememberRows, resolveSelection } from './rules.ts';
+import { StatusBadge } from './StatusBadge.tsx';
+import { useLiveDeviceEvents } from './useLiveEvents.ts';
+
+/** The layout's scrolling content box: the table's header and scroll bar stick to it. */
+const contentScroller = () =>
+  (document.querySelector('[data-testid="content-scroll"]') as HTMLElement | null) ?? document.body;
+
+const SEARCH_FIELDS = ['all', 'ip', 'model', 'port', 'name', 'vlan', 'mac'] as const;
+type SearchField = (typeof SEARCH_FIELDS)[number];
+
+/** /manage/devconf: the project's devices, their maintenance actions, add and import. */
+export function DevicesPage() {
+  const { t } = useTranslation();
+  const current = useCurrentProject();
+  const projectId = current?.id;
+  const writable = canWrite(current);
+  const live = useLiveDeviceEvents(projectId);
+
+  const [params, setParams] = useState<DeviceListParams>({
+    page: 1,
+    pageSize: 20,
+    sort: 'name',
+    order: 'asc',
+  });
+  const [field, setField] = useState<SearchField>('all');
+  const [term, setTerm] = useState('');
+  const [selectedKeys, setSelectedKeys] = useState<string[]>([]);
+  const [seen, setSeen] = useState<ReadonlyMap<string, DeviceView>>(new Map());
+  const [drawerSn, setDrawerSn] = useState<string | null>(null);
+  const [addOpen, setAddOpen] = useState(false);
+  const [importOpen, setImportOpen] = useState(false);
+
+  const list = useQuery({
+    queryKey: [...devicesKey(projectId), params],
+    queryFn: () => devicesApi.list(projectId!, params),
+    enabled: projectId !== undefined,
+    placeholderData: keepPreviousData,
+  });
+
+  // Another project: its devices, not the last project's selection.
+  useEffect(() => {
+    void projectId;
+    setSelectedKeys([]);
+    setSeen(new Map());
+    setDrawerSn(null);
+  }, [projectId]);
+  const selected = resolveSelection(selectedKeys, list.data?.items ?? [], seen);
+
+  if (!current) return <NoProject title={t('route.maintenance')} />;
+
+  const search = (value: string) => {
+    const v = value.trim();
+    const next: DeviceListParams = {
+      page: 1,
+      pageSize: params.pageSize,
+      sort: params.sort,
+      order: params.order,
+    };
+    if (v) {
+      if (field === 'all') next.q = v;
+      else if (field === 'port' || field === 'vlan') {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 0) {
+          showError(t('devices.searchNumber'));
+          return;
+        }
+        next[field] = n;
+      } else next[field] = v;
+    }
+    setParams(next);
+  };
+
+  const onTableChange: TableProps<DeviceView>['onChange'] = (pagination, _filters, sorter) => {
+    const s = Array.isArray(sorter) ? sorter[0] : sorter;
+    setParams((p) => ({
+      ...p,
+      page: pagination.current ?? 1,
+      pageSize: pagination.pageSize ?? p.pageSize,
+      sort: s?.order ? String(s.columnKey ?? s.field) : 'name',
+      order: s?.order === 'descend' ? 'desc' : 'asc',
+    }));
+  };
+
+  const sortOrder = (key: string) =>
+    params.sort === key ? (params.order === 'desc' ? ('descend' as const) : ('ascend' as const)) : null;
+
+  const columns: TableProps<DeviceView>['columns'] = [
+    {
+      key: 'name',
+      title: t('devices.col.name'),
+      fixed: 'left',
+      width: 200,
+      sorter: true,
+      sortOrder: sortOrder('name'),
+      render: (_, d) => (
+        <Space direction="vertical" size={0}>
+          <Button
+            type="link"
+            style={{ padding: 0 }}
+            onClick={() => setDrawerSn(d.sn)}
+            data-testid={`device-open-${d.sn}`}
+          >
+            <span style={{ whiteSpace: 'nowrap' }}>{d.name}</span>
+          </Button>
+          {d.remark ? <span style={{ color: '#888', fontSize: 12 }}>{d.remark}</span> : null}
+        </Space>
+      ),
+    },
+    {
+      key: 'model',
+      dataIndex: 'model',
+      title: t('devices.col.model'),
+      sorter: true,
+      sortOrder: sortOrder('model'),
+    },
+    {
+      key: 'type',
+      dataIndex: 'type',
+      title: t('devices.col.type'),
+      sorter: true,
+      sortOrder: sortOrder('type'),
+      render: (v: string) => t(`devices.type.${v}`),
+    },
+    { key: 'mac', dataIndex: 'mac', title: t('devices.col.mac'), sorter: true, sortOrder: sortOrder('mac') },
+    { key: 'sn', dataIndex: 'sn', title: t('devices.col.sn'), sorter: true, sortOrder: sortOrder('sn') },
+    { key: 'firmware', dataIndex: 'firmware', title: t('devices.col.firmware') },
+    { key: 'ip', dataIndex: 'ip', title: t('devices.col.ip'), sorter: true, sortOrder: sortOrder('ip') },
+    {
+      key: 'status',
+      title: t('devices.col.status'),
+      sorter: true,
+      sortOrder: sortOrder('status'),
+      render: (_, d) => <StatusBadge device={d} />,
+    },
+    {
+      key: 'managementMode',
+      title: t('devices.col.mode'),
+      render: (_, d) =>
+        d.managementMode === 0 ? <Tag color="orange">{t('devices.local')}</Tag> : t('devices.cloud'),
+    },
+    {
+      key: 'uplink',
+      title: t('devices.col.uplink'),
+      render: (_, d) =>
+        d.uplink ? `${d.uplink.sn}${d.uplink.port ? ` / ${d.uplink.port}` : ''}` : t('common.none'),
+    },
+    {
+      key: 'clientCount',
+      dataIndex: 'clientCount',
+      title: t('devices.col.clients'),
+      sorter: true,
+      sortOrder: sortOrder('clientCount'),
+    },
+    {
+      key: 'poe',
+      title: t('devices.col.poe'),
+      render: (_, d) => (d.poe ? `${d.poe.used.toFixed(1)} / ${d.poe.total} W` : t('common.none')),
+    },
+    {
+      key: 'meshRole',
+      title: t('devices.col.meshRole'),
+      render: (_, d) => (d.meshRole ? t(`devices.mesh.${d.meshRole}`) : t('common.none')),
+    },
+    {
+      key: 'actions',
+      title: t('common.actions'),
+      fixed: 'right',
+      width: 96,
+      render: (_, d) => (
+        <Button
+          type="link"
+          size="small"
+          style={{ padding: 0 }}
+          onClick={() => setDrawerSn(d.sn)}
+          data-testid={`device-manage-${d.sn}`}
+        >
+          {t('devices.manage')}
+        </Button>
+      ),
+    },
+  ];
+
+  const blockedTip = writable
+    ? undefined
+    : t(current.isDemo ? 'project.demoNoWrite' : 'project.readOnlyNoWrite');
+
+  return (
+    <>
+      <PageTitle
+        title={t('route.maintenance')}
+        extra={
+          <Space>
+            <Tooltip title={live ? t('devices.live') : t('devices.notLive')}>
+              <Badge status={live ? 'processing' : 'default'} data-testid="live-indicator" />
+            </Tooltip>
+            <Tooltip title={blockedTip}>
+              <Button
+                icon={<UploadOutlined />}
+                onClick={() => setImportOpen(true)}
+                disabled={!writable}
+                data-testid="import-devices"
+              >
+                {t('devices.import')}
+              </Button>
+            </Tooltip>
+            <Tooltip title={blockedTip}>
+              <Button
+                type="primary"
+                icon={<PlusOutlined />}
+                onClick={() => setAddOpen(true)}
+                disabled={!writable}
+                data-testid="add-device"
+              >
+                {t('devices.add')}
+              </Button>
+            </Tooltip>
+          </Space>
+        }
+      />
+      {!writable ? (
+        <Alert
+          type="info"
+          showIcon
+          message={blockedTip}
+          style={{ marginBottom: 12 }}
+          data-testid="devices-readonly"
+        />
+      ) : null}
+      <Card>
+        <Space wrap style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }}>
+          <Space.Compact>
+            <Select
+              value={field}
+              onChange={setField}
+              style={{ width: 130 }}
+              data-testid="device-search-field"
+              options={SEARCH_FIELDS.map((f) => ({ value: f, label: t(`devices.search.${f}`) }))}
+            />
+            <Input.Search
+              value={term}
+              onChange={(e) => setTerm(e.target.value)}
+              onSearch={search}
+              allowClear
+              placeholder={t('devices.searchPlaceholder')}
+              style={{ width: 280 }}
+              data-testid="device-search"
+            />
+          </Space.Compact>
+          <Space wrap>
+            <span data-testid="devices-selected">
+              {t('devices.selected', { count: selectedKeys.length })}
+            </span>
+            {selectedKeys.length > 0 ? (
+              <Button
+                type="link"
+                size="small"
+                onClick={() => {
+                  setSelectedKeys([]);
+                  setSeen(new Map());
+                }}
+                data-testid="devices-clear-selection"
+              >
+                {t('devices.clearSelection')}
+              </Button>
+            ) : null}
+            <BulkActions projectId={current.id} selected={selected} writable={writable} />
+            <Tooltip title={t('common.refresh')}>
+              <Button
+                icon={<ReloadOutlined />}
+                aria-label={t('common.refresh')}
+                onClick={() => list.refetch()}
+                data-testid="devices-refresh"
+              />
+            </Tooltip>
+          </Space>
+        </Space>
+        <Table<DeviceView>
+          rowKey="sn"
+          size="small"
+          scroll={{ x: 'max-content' }}
+          loading={list.isFetching && !list.data}
+          dataSource={list.data?.items ?? []}
+          columns={columns}
+          onChange={onTableChange}
+          data-testid="device-table"
+          onRow={(d) => ({ 'data-testid': `device-row-${d.sn}` }) as object}
+          sticky={{ getContainer: contentScroller }}
+          rowSelection={{
+            fixed: true,
+            preserveSelectedRowKeys: true,
+            selectedRowKeys: selectedKeys,
+            onChange: (keys, rows) => {
+              const sns = keys as string[];
+              setSelectedKeys(sns);
+              setSeen((known) => rememberRows(known, sns, rows));
+            },
+          }}
+          pagination={{
+            current: params.page,
+            pageSize: params.pageSize,
+            total: list.data?.total ?? 0,
+            showSizeChanger: true,
+            showTotal: (total) => t('devices.total', { count: total }),
+          }}
+          locale={{ emptyText: list.isError ? errorText(list.error) : t('devices.empty') }}
+        />
+      </Card>
+      <DeviceDrawer
+        projectId={current.id}
+        sn={drawerSn}
+        writable={writable}
+        onClose={() => setDrawerSn(null)}
+      />
+      <AddDeviceModal projectId={current.id} open={addOpen} onClose={() => setAddOpen(false)} />
+      <ImportModal projectId={current.id} open={importOpen} onClose={() => setImportOpen(false)} />
+    </>
+  );
+}
+
+function AddDeviceModal({
+  projectId,
+  open,
+  onClose,
+}: {
+  projectId: number;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<{ sn: string; name?: string }>();
+  const { busy, run } = useFormSubmit(form);
+  const submit = async () => {
+    const values = await form.validateFields();
+    await run(async () => {
+      await devicesApi.add(projectId, {
+        sn: values.sn.trim(),
+        ...(values.name?.trim() ? { name: values.name.trim() } : {}),
+      });
+      showSuccess(t('devices.added'));
+      queryClient.invalidateQueries({ queryKey: devicesKey(projectId) });
+      form.resetFields();
+      onClose();
+    });
+  };
+  return (
+    <Modal
+      open={open}
+      title={t('devices.add')}
+      onCancel={onClose}
+      onOk={submit}
+      confirmLoading={busy}
+      okText={t('common.add')}
+      okButtonProps={{ 'data-testid': 'add-device-submit' } as ButtonProps}
+      destroyOnHidden
+    >
+      <Form form={form} layout="vertical" preserve={false} onFinish={submit}>
+        <Form.Item
+          name="sn"
+          label={t('devices.sn')}
+          rules={[
+            {
+              validator: (_, v: string | undefined) => {
+                const failure = validateSn((v ?? '').trim());
+                return failure ? Promise.reject(new Error(failure.message)) : Promise.resolve();
+              },
+            },
+          ]}
+        >
+          <Input data-testid="add-device-sn" autoFocus placeholder={t('devices.snPlaceholder')} />
+        </Form.Item>
+        <Form.Item name="name" label={t('devices.nameOptional')}>
+          <Input data-testid="add-device-name" maxLength={32} />
+        </Form.Item>
+        <EnterSubmits />
+      </Form>
+    </Modal>
+  );
+}
+
+function ImportModal({
+  projectId,
+  open,
+  onClose,
+}: {
+  projectId: number;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [result, setResult] = useState<ImportResultView | null>(null);
+  const upload = async (file: File) => {
+    const ext = file.name.split('.').pop()?.toLowerCase();
+    if (ext !== 'xls' && ext !== 'xlsx') {
+      showError(t('devices.importFormat'));
+      return;
+    }
+    try {
+      const res = await withLoadState('uploading', () => devicesApi.import(projectId, file));
+      setResult(res);
+      queryClient.invalidateQueries({ queryKey: devicesKey(projectId) });
+    } catch (e) {
+      showError(errorText(e));
+    }
+  };
+  return (
+    <Modal
+      open={open}
+      title={t('devices.import')}
+      onCancel={() => {
+        setResult(null);
+        onClose();
+      }}
+      footer={null}
+      width={640}
+      destroyOnHidden
+    >
+      <Space direction="vertical" style={{ width: '100%' }}>
+        <span>{t('devices.importHelp')}</span>
+        <Space>
+          <Button icon={<DownloadOutlined />} href={devicesApi.templateUrl} data-testid="import-template">
+            {t('devices.template')}
+          </Button>
+          <Upload
+            accept=".xls,.xlsx"
+            showUploadList={false}
+            beforeUpload={(file) => {
+              void upload(file);
+              return false;
+            }}
+          >
+            <Button type="primary" icon={<UploadOutlined />} data-testid="import-file">
+              {t('devices.chooseFile')}
+            </Button>
+          </Upload>
+        </Space>
+        {result ? (
+          <>
+            <Alert
+              type="info"
+              showIcon
+              message={t('devices.importSummary', { added: result.added, total: result.total })}
+            />
+            <Table
+              rowKey="row"
+              size="small"
+              pagination={false}
+              dataSource={result.rows}
+              data-testid="import-results"
+              scroll={{ y: 300 }}
+              columns={[
+                { key: 'row', dataIndex: 'row', title: t('devices.importRow'), width: 70 },
+                { key: 'sn', dataIndex: 'sn', title: t('devices.col.sn') },
+                {
+                  key: 'result',
+                  title: t('devices.result'),
+                  render: (_, r) => (
+                    <Tag color={r.result === 'added' ? 'green' : 'red'}>
+                      {t(`devices.importResult.${r.result}`)}
+                    </Tag>
+                  ),
+                },
+                { key: 'message', dataIndex: 'message', title: t('devices.message') },
+              ]}
+            />
+          </>
+        ) : null}
+      </Space>
+    </Modal>
+  );
+}

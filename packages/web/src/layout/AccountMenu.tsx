@@ -1,0 +1,47 @@
+import { LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import type { SessionView } from '@beacon/protocol';
+import { Avatar, Dropdown, Space, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+
+export function AccountMenu({ session, onLogout }: { session: SessionView; onLogout: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const name = session.account.nick || session.account.account;
+  return (
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        items: [
+          {
+            key: 'profile',
+            icon: <UserOutlined />,
+            label: <span data-testid="account-menu-profile">{t('header.profile')}</span>,
+          },
+          { type: 'divider' },
+          {
+            key: 'logout',
+            icon: <LogoutOutlined />,
+            label: <span data-testid="logout">{t('header.logout')}</span>,
+          },
+        ],
+        onClick: ({ key }) => {
+          if (key === 'profile') navigate('/account');
+          if (key === 'logout') onLogout();
+        },
+      }}
+    >
+      <button
+        type="button"
+        data-testid="account-menu"
+        aria-label={t('header.accountMenu')}
+        style={{ background: 'none', border: 0, cursor: 'pointer', padding: '0 4px', height: 40 }}
+      >
+        <Space size={8}>
+          <Avatar size="small" src={session.account.avatarUrl ?? undefined} icon={<UserOutlined />} />
+          <Typography.Text>{name}</Typography.Text>
+        </Space>
+      </button>
+    </Dropdown>
+  );
+}

@@ -1,0 +1,201 @@
+import {
+  ApartmentOutlined,
+  AppstoreOutlined,
+  BarChartOutlined,
+  DashboardOutlined,
+  FundProjectionScreenOutlined,
+  GlobalOutlined,
+  MenuFoldOutlined,
+  MenuUnfoldOutlined,
+  SettingOutlined,
+  ToolOutlined,
+  UnorderedListOutlined,
+  WifiOutlined,
+} from '@ant-design/icons';
+import type { SessionView } from '@beacon/protocol';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Layout, Menu, type MenuProps, Tag, theme } from 'antd';
+import { type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { api } from '../api/index.ts';
+import { allGroupKeys, buildNavTree, type NavNode, openKeysFor } from '../nav/navTree.ts';
+import { selectProject, useCurrentProject } from '../session/currentProject.ts';
+import { gateContext, logout } from '../session/session.ts';
+import { useIdleLogout } from '../session/useIdleLogout.ts';
+import { showSuccess } from '../state/feedback.ts';
+import { AccountMenu } from './AccountMenu.tsx';
+import { ProjectSwitcher, SWITCHER_QUERY } from './ProjectSwitcher.tsx';
+import { ContentSpin } from './Spinners.tsx';
+
+const ICONS: Record<string, ReactNode> = {
+  '/overview/preview': <DashboardOutlined />,
+  '/overview/list': <UnorderedListOutlined />,
+  '/overview/preview/datascreen': <FundProjectionScreenOutlined />,
+  'group:network': <GlobalOutlined />,
+  'group:configuration': <SettingOutlined />,
+  'group:configuration:gateway': <ApartmentOutlined />,
+  'group:data': <BarChartOutlined />,
+  'group:tool': <ToolOutlined />,
+};
+
+type MenuItem = Required<MenuProps>['items'][number];
+
+function toMenuItems(nodes: NavNode[], t: (k: string) => string): MenuItem[] {
+  return nodes.map((n) =>
+    n.kind === 'item'
+      ? { key: n.key, icon: ICONS[n.key], label: <span data-testid={n.testId}>{t(n.titleKey)}</span> }
+      : {
+          key: n.key,
+          icon: ICONS[n.key] ?? <AppstoreOutlined />,
+          label: <span data-testid={n.testId}>{t(n.titleKey)}</span>,
+          children: toMenuItems(n.children, t),
+        },
+  );
+}
+
+/** Picks the first project when none is current, and keeps the stored snapshot fresh. */
+function useProjectSelection() {
+  const current = useCurrentProject();
+  const list = useQuery({ queryKey: ['projects', 'switcher'], queryFn: () => api.projects(SWITCHER_QUERY) });
+  useEffect(() => {
+    const items = list.data?.items;
+    if (!items) return;
+    const fresh = current ? items.find((p) => p.id === current.id) : undefined;
+    if (fresh) selectProject(fresh);
+    else if (!current && items.length > 0) selectProject(items[0]!);
+  }, [list.data, current]);
+}
+
+export function MainLayout({ session }: { session: SessionView }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const project = useCurrentProject();
+  const [collapsed, setCollapsed] = useState(false);
+  const { token } = theme.useToken();
+  useProjectSelection();
+
+  const tree = useMemo(
+    () => buildNavTree(gateContext(session, project?.netMode)),
+    [session, project?.netMode],
+  );
+  const items = useMemo(() => toMenuItems(tree, t), [tree, t]);
+  const [openKeys, setOpenKeys] = useState<string[]>(() => allGroupKeys(tree));
+  useEffect(() => {
+    const need = openKeysFor(tree, location.pathname);
+    setOpenKeys((keys) => (need.every((k) => keys.includes(k)) ? keys : [...new Set([...keys, ...need])]));
+  }, [tree, location.pathname]);
+
+  // Content scrolls in its own box: a new screen starts at its top.
+  const contentRef = useRef<HTMLElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each new path on purpose
+  useEffect(() => {
+    contentRef.current?.scrollTo?.({ top: 0 });
+  }, [location.pathname]);
+
+  const doLogout = useCallback(async () => {
+    await logout(queryClient);
+    showSuccess(t('header.loggedOut'));
+    navigate('/login', { replace: true });
+  }, [queryClient, navigate, t]);
+
+  const onIdle = useCallback(async () => {
+    await logout(queryClient);
+    navigate('/login', { replace: true, state: { reason: 'idle' } });
+  }, [queryClient, navigate]);
+  useIdleLogout(session.idleTimeoutSeconds, onIdle);
+
+  // The console fills the window: the sider and the header stay put, each part scrolls on its own.
+  return (
+    <Layout style={{ height: '100vh', overflow: 'hidden' }}>
+      <Layout.Sider
+        theme="dark"
+        width={232}
+        collapsible
+        collapsed={collapsed}
+        trigger={null}
+        style={{ height: '100vh' }}
+      >
+        <div style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+          <div
+            style={{
+              height: 56,
+              flex: 'none',
+              display: 'flex',
+              alignItems: 'center',
+              gap: 10,
+              padding: collapsed ? '0 24px' : '0 20px',
+              color: '#fff',
+              fontWeight: 600,
+              fontSize: 18,
+              letterSpacing: 0.3,
+              whiteSpace: 'nowrap',
+            }}
+            data-testid="app-name"
+          >
+            <WifiOutlined style={{ fontSize: 20, color: token.colorPrimary }} />
+            {collapsed ? null : t('app.name')}
+          </div>
+          <nav
+            style={{ flex: 1, minHeight: 0, overflowY: 'auto', overflowX: 'hidden' }}
+            aria-label={t('nav.label')}
+          >
+            <Menu
+              theme="dark"
+              mode="inline"
+              data-testid="nav-menu"
+              items={items}
+              selectedKeys={[location.pathname]}
+              openKeys={collapsed ? undefined : openKeys}
+              onOpenChange={(keys) => setOpenKeys(keys as string[])}
+              onClick={({ key }) => navigate(key)}
+            />
+          </nav>
+        </div>
+      </Layout.Sider>
+      <Layout style={{ height: '100vh', minWidth: 0 }}>
+        <Layout.Header
+          style={{
+            background: token.colorBgContainer,
+            padding: '0 20px 0 8px',
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'space-between',
+            borderBottom: `1px solid ${token.colorBorderSecondary}`,
+            flex: 'none',
+            zIndex: 10,
+            height: 56,
+          }}
+        >
+          <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
+            <Button
+              type="text"
+              aria-label={collapsed ? t('nav.expand') : t('nav.collapse')}
+              icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+              onClick={() => setCollapsed((c) => !c)}
+            />
+            <ProjectSwitcher />
+          </div>
+          <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
+            {session.accessType === 'openapi' ? <Tag color="purple">{t('header.openapi')}</Tag> : null}
+            <AccountMenu session={session} onLogout={doLogout} />
+          </div>
+        </Layout.Header>
+        <Layout.Content
+          style={{ flex: 1, minHeight: 0, overflow: 'auto' }}
+          data-testid="content-scroll"
+          ref={contentRef}
+        >
+          {/* Padding inside the scroller, so sticky table headers stick to its very top. */}
+          <div style={{ padding: 24 }}>
+            <Suspense fallback={<ContentSpin />}>
+              <Outlet />
+            </Suspense>
+          </div>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

@@ -1,0 +1,38 @@
+import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ConfigProvider } from 'antd';
+import enUS from 'antd/locale/en_US';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
+import { App } from './App.tsx';
+import { isApiError } from './api/index.ts';
+import './i18n/index.ts';
+import { errorText, showError } from './state/feedback.ts';
+
+const queryClient = new QueryClient({
+  queryCache: new QueryCache({
+    onError: (error, query) => {
+      if (query.meta?.silent) return;
+      if (isApiError(error) && error.status === 401 && (error.code === 9 || error.code === 10)) return;
+      showError(errorText(error));
+    },
+  }),
+  defaultOptions: {
+    queries: {
+      retry: (count, error) => !(isApiError(error) && error.kind === 'server') && count < 2,
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <ConfigProvider locale={enUS} theme={{ token: { borderRadius: 6 } }}>
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter>
+          <App />
+        </BrowserRouter>
+      </QueryClientProvider>
+    </ConfigProvider>
+  </StrictMode>,
+);
