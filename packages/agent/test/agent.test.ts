@@ -102,9 +102,14 @@ class ServerClient {
         sn: parsed.sn,
         kind: parsed.kind,
         payload: JSON.parse(payload.toString()),
-        at: Date.now(),
+        at: this.messages.length,
       });
     });
+  }
+
+  /** A position in the arrival order: `since` counts messages, not milliseconds, so two messages in the same millisecond stay ordered. */
+  mark(): number {
+    return this.messages.length;
   }
 
   static async connect(url: string): Promise<ServerClient> {
@@ -225,7 +230,8 @@ describe('simulated device over MQTT', () => {
     const sn = 'ITSW000000000001';
     await start(sn, { model: 'BS-S1008P' });
     await server.waitFor(sn, 'hello', () => true);
-    const since = Date.now();
+    await server.waitFor(sn, 'state', (s) => s.status === 1);
+    const since = server.mark();
     server.send(sn, makeCommand('reboot', {}, 'reboot-1'));
     expect(await server.reply(sn, 'reboot-1')).toMatchObject({ code: 0 });
     await server.waitFor(sn, 'state', (s) => s.status === 8, since);
@@ -287,7 +293,7 @@ describe('simulated device over MQTT', () => {
     await d.stop();
     const off = await server.waitFor(sn, 'state', (s) => s.status === 0);
     expect(off.revision).toBe(3);
-    const since = Date.now();
+    const since = server.mark();
     await start(sn, { model: 'BA-W1200C' });
     const hello = await server.waitFor(sn, 'hello', () => true, since);
     expect(hello.revision).toBe(3);
@@ -322,7 +328,7 @@ describe('simulated device over MQTT', () => {
     const sn = 'ITAP000000000003';
     const d = await start(sn);
     await server.waitFor(sn, 'hello', () => true);
-    const since = Date.now();
+    const since = server.mark();
     await d.kill();
     const will = await server.waitFor(sn, 'state', (s) => s.status === 0, since);
     expect(will).toMatchObject({ status: 0, will: true });
