@@ -18,6 +18,9 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          // Real brokers and databases on a loaded two-core runner: one retry, and scripts/test.mjs
+          // names every test that needed it, so a flaky test is visible rather than silent.
+          retry: 1,
         },
       },
       {
@@ -28,6 +31,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          retry: 1,
         },
       },
     ],
