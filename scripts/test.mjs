@@ -33,7 +33,9 @@ if (fs.existsSync(report)) {
     for (const t of file.assertionResults ?? []) {
       if (t.status === 'passed' && t.failureMessages?.length) {
         const first = String(t.failureMessages[0]).split('\n')[0];
-        console.log(`FLAKY (passed on retry): ${path.relative(root, file.name)} > ${t.fullName}\n    first try: ${first}`);
+        console.log(
+          `FLAKY (passed on retry): ${path.relative(root, file.name)} > ${t.fullName}\n    first try: ${first}`,
+        );
         flaky++;
       }
     }
