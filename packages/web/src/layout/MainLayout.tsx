@@ -54,7 +54,10 @@ function toMenuItems(nodes: NavNode[], t: (k: string) => string): MenuItem[] {
   );
 }
 
-/** Picks the first project when none is current, and keeps the stored snapshot fresh. */
+/**
+ * Picks a project when none is current — the account's own work before the demos, and the WLAN demo
+ * (the one with a full fleet) before the MESH one — and keeps the stored snapshot fresh.
+ */
 function useProjectSelection() {
   const current = useCurrentProject();
   const list = useQuery({ queryKey: ['projects', 'switcher'], queryFn: () => api.projects(SWITCHER_QUERY) });
@@ -63,7 +66,12 @@ function useProjectSelection() {
     if (!items) return;
     const fresh = current ? items.find((p) => p.id === current.id) : undefined;
     if (fresh) selectProject(fresh);
-    else if (!current && items.length > 0) selectProject(items[0]!);
+    else if (!current && items.length > 0) {
+      const demosLast = [...items].sort(
+        (a, b) => Number(a.isDemo) - Number(b.isDemo) || (a.isDemo ? a.id - b.id : 0),
+      );
+      selectProject(demosLast[0]!);
+    }
   }, [list.data, current]);
 }
 
