@@ -422,6 +422,80 @@ describe('invitations', () => {
     expect((await first.client.post(`/invites/${rw.body.data.code}/accept`)).body.code).toBe(63);
   });
 
+  it('a changed invitation is accepted as changed: a downgrade is kept and the 3 permanent managers hold', async () => {
+    const owner = await createAccount(server);
+    const [a, b, c, d] = await accountsN(4);
+    const id = await project(owner);
+    const invite = await owner.client.post<{ code: string }>(`/projects/${id}/invites`, {
+      account: a.email,
+      permission: 'rw',
+    });
+    expect(invite.body.code, JSON.stringify(invite.body)).toBe(0);
+    const { code } = invite.body.data;
+    // The owner downgrades the pending invitation, which frees a permanent read-write slot...
+    const down = await owner.client.patch<ShareView>(`/projects/${id}/shares/${a.id}`, { permission: 'r' });
+    expect(down.body.data).toMatchObject({ permission: 'r', accepted: false });
+    // ...and gives the three permanent read-write slots to others.
+    for (const m of [b, c, d]) {
+      expect((await share(owner, id, { account: m.email, permission: 'rw' })).body.code).toBe(0);
+    }
+    const preview = await a.client.get<{ permission: string }>(`/invites/${code}`);
+    expect(preview.body.data.permission).toBe('r');
+    expect((await a.client.post(`/invites/${code}/accept`)).body.code).toBe(0);
+
+    const seen = await a.client.get<ProjectView>(`/projects/${id}`);
+    expect(seen.body.data).toMatchObject({ right: 'r', property: 'shared_read' });
+    expect((await a.client.patch(`/projects/${id}`, { location: 'Mine now' })).body.code).toBe(5032);
+    const shares = (await owner.client.get<ShareList>(`/projects/${id}/shares`)).body.data.items;
+    expect(shares.find((s) => s.accountId === a.id)).toMatchObject({ permission: 'r', accepted: true });
+    const permanentManagers = shares.filter((s) => s.permission === 'rw' && s.validity === 'permanent');
+    expect(permanentManagers.map((s) => s.accountId).sort()).toEqual([b.id, c.id, d.id].sort());
+    // Upgrading the accepted share now meets the limit.
+    const up = await owner.client.patch(`/projects/${id}/shares/${a.id}`, { permission: 'rw' });
+    expect(up.body).toMatchObject({ code: 62, message: expect.stringContaining('3 permanent') });
+  });
+
+  it("a changed invitation keeps the invitee's own limit (62) and the changed validity", async () => {
+    const invitee = await createAccount(server);
+    const owners = await accountsN(4);
+    const ids: number[] = [];
+    for (const owner of owners) ids.push(await project(owner));
+    // Two read-write shares elsewhere, and a permanent read-write invitation: the third slot.
+    for (const i of [1, 2]) {
+      const res = await share(owners[i], ids[i], {
+        account: invitee.email,
+        permission: 'rw',
+        validity: 'timed',
+        hours: 10,
+      });
+      expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    }
+    const invite = await owners[0].client.post<{ code: string }>(`/projects/${ids[0]}/invites`, {
+      account: invitee.email,
+      permission: 'rw',
+    });
+    expect(invite.body.code, JSON.stringify(invite.body)).toBe(0);
+    expect((await share(owners[3], ids[3], { account: invitee.email, permission: 'rw' })).body.code).toBe(62);
+    // The owner makes it a 5-hour read-only share; the freed slot goes to another project.
+    const changed = await owners[0].client.patch(`/projects/${ids[0]}/shares/${invitee.id}`, {
+      permission: 'r',
+      validity: 'timed',
+      hours: 5,
+    });
+    expect(changed.body.code, JSON.stringify(changed.body)).toBe(0);
+    expect((await share(owners[3], ids[3], { account: invitee.email, permission: 'rw' })).body.code).toBe(0);
+
+    server.clock.advance(HOUR / 2);
+    expect((await invitee.client.post(`/invites/${invite.body.data.code}/accept`)).body.code).toBe(0);
+    const mine = await invitee.client.get<{ items: ProjectView[] }>('/projects?pageSize=200');
+    const manageable = mine.body.data.items.filter((p) => p.property === 'shared_manage');
+    expect(manageable.map((p) => p.id).sort()).toEqual([ids[1], ids[2], ids[3]].sort());
+    const [accepted] = (await owners[0].client.get<ShareList>(`/projects/${ids[0]}/shares`)).body.data.items;
+    expect(accepted).toMatchObject({ permission: 'r', validity: 'timed', hours: 5, accepted: true });
+    const expires = new Date(accepted.expiresAt ?? 0).getTime();
+    expect(Math.abs(expires - (server.clock.now().getTime() + 5 * HOUR))).toBeLessThan(60_000);
+  });
+
   it('refuses to invite an account that already has a share (21) or oneself (28)', async () => {
     const owner = await createAccount(server);
     const member = await createAccount(server);

@@ -163,6 +163,25 @@ export async function deleteOpenInvitesFor(db: DbOrTx, projectId: number, accoun
     );
 }
 
+/** Unused invitations addressed to an account follow its pending share's permission and validity. */
+export async function updateOpenInvitesFor(
+  db: DbOrTx,
+  projectId: number,
+  accountId: number,
+  terms: Pick<MemberRow, 'permission' | 'validHours'>,
+): Promise<void> {
+  await db
+    .update(shareInvites)
+    .set({ permission: terms.permission, validHours: terms.validHours })
+    .where(
+      and(
+        eq(shareInvites.projectId, projectId),
+        eq(shareInvites.accountId, accountId),
+        isNull(shareInvites.usedAt),
+      ),
+    );
+}
+
 export async function insertInvite(db: DbOrTx, values: typeof shareInvites.$inferInsert): Promise<InviteRow> {
   const [row] = await db.insert(shareInvites).values(values).returning();
   return row;

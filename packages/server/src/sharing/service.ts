@@ -258,6 +258,8 @@ export async function updateShare(
       });
     }
     const after = await repo.updateMember(tx, projectId, accountId, changes);
+    // An invitation not yet accepted grants what its row says now: its code previews and accepts that.
+    if (!accepted) await repo.updateOpenInvitesFor(tx, projectId, accountId, after);
     await syncExpiryJob(tx, after);
     await recordAudit(tx, actorOf(caller), {
       projectId,
@@ -449,25 +451,36 @@ export async function acceptInvite(deps: ServiceDeps, caller: Caller, code: stri
     const project = await repo.lockProject(tx, invite.projectId);
     if (!project || project.project.isDemo) throw new AppError(Codes.PROJECT_INVALID);
     if (project.project.ownerId === caller.accountId) throw new AppError(Codes.SHARE_TO_SELF);
-    const permission = invite.permission as SharePermission;
-    const hours = invite.validHours;
+    await repo.lockAccount(tx, caller.accountId);
     const existing = await repo.findMember(tx, invite.projectId, caller.accountId, true);
     const pending =
       invite.accountId !== null &&
       existing?.acceptedAt === null &&
       existing.expiresAt !== null &&
       existing.expiresAt.getTime() > now.getTime();
-    const fields = {
-      permission,
-      validHours: hours,
-      expiresAt: hours === null ? null : new Date(now.getTime() + hours * HOUR),
-      acceptedAt: now,
-    };
     let member: repo.MemberRow;
     if (pending) {
-      // Its limits were checked when the invitation was made; the slot is already held.
-      member = await repo.updateMember(tx, invite.projectId, caller.accountId, fields);
+      // The pending row is the share as it stands now: the owner may have changed its permission or
+      // validity since the code was made (updateShare), and acceptance grants that, not the code's
+      // original terms. Its slot is held, so the limits are counted with the row itself left out.
+      const permission = existing.permission as SharePermission;
+      const hours = existing.validHours;
+      const managers = await repo.countManagers(tx, invite.projectId, now);
+      const manager = permission === SharePermission.READ_WRITE;
+      checkLimits(shareLimits(deps), permission, hours === null, {
+        held: (await repo.countHeldShares(tx, caller.accountId, permission, now)) - 1,
+        manageable: managers.manageable - (manager ? 1 : 0),
+        permanentManagers: managers.permanent - (manager && isPermanent(existing) ? 1 : 0),
+      });
+      member = await repo.updateMember(tx, invite.projectId, caller.accountId, {
+        permission,
+        validHours: hours,
+        expiresAt: hours === null ? null : new Date(now.getTime() + hours * HOUR),
+        acceptedAt: now,
+      });
     } else {
+      const permission = invite.permission as SharePermission;
+      const hours = invite.validHours;
       const target = await repo.findAccount(tx, { account: caller.account });
       // callerId -1: the accepting account is the receiver here, not someone sharing to itself.
       await admitReceiver(
@@ -480,7 +493,10 @@ export async function acceptInvite(deps: ServiceDeps, caller: Caller, code: stri
       member = await repo.insertMember(tx, {
         projectId: invite.projectId,
         accountId: caller.accountId,
-        ...fields,
+        permission,
+        validHours: hours,
+        expiresAt: hours === null ? null : new Date(now.getTime() + hours * HOUR),
+        acceptedAt: now,
         sharedBy: invite.createdBy,
         createdAt: now,
       });
