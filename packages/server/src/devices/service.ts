@@ -28,6 +28,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { devices } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { publishEvent } from '../events/bus.ts';
+import { closeDeviceRemoteSessions } from '../maintenance/remote.ts';
 import { loadProjectAccess, type ProjectRow, requireWritable } from '../projects/access.ts';
 import * as repo from './repository.ts';
 import type { ImportRow } from './spreadsheet.ts';
@@ -409,6 +410,8 @@ export async function removeDevice(
     } else {
       await tx.update(devices).set(unboundValues(now)).where(eq(devices.sn, current.sn));
     }
+    // Nobody keeps reaching the device's local page through a session opened in this project.
+    await closeDeviceRemoteSessions(tx, current.sn, now);
     await recordAudit(tx, actorOf(caller), {
       projectId,
       action: query.mode === 'delete' ? 'delete' : 'unbind',

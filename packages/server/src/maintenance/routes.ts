@@ -20,8 +20,10 @@ import { firmwareImages, remoteSessions } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
+import { uploadedBytes } from '../http/upload.ts';
 import { loadProjectAccess, requireWritable } from '../projects/access.ts';
 import { checkFirmware, FIRMWARE_META, firmwareView, verifyDownload } from './firmware.ts';
+import { closeRemoteSession, remoteSessionLapse } from './remote.ts';
 import { type Caller, maintenanceView, runAction } from './service.ts';
 
 const tags = ['maintenance'];
@@ -147,7 +149,7 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
       }
       let bytes: Buffer;
       try {
-        bytes = await file.toBuffer();
+        bytes = await uploadedBytes(file);
       } catch (err) {
         if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
           throw new AppError(Codes.FILE_TOO_LARGE, 'The firmware must be at most 40 MB');
@@ -233,8 +235,14 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
         ),
       );
     if (!session) throw new AppError(Codes.NOT_FOUND, 'The remote management address has expired');
-    // The caller must still see the project (a share may have ended since).
-    await loadProjectAccess(deps.database.db, principal, session.projectId, { now });
+    // Every request needs the rights that opened the session: the caller may still write the
+    // project (a share may have ended or become read-only since) and the device is still in it.
+    // Otherwise the session ends here, with the refusal's code.
+    const lapse = await remoteSessionLapse(deps.database.db, session, now);
+    if (lapse) {
+      await closeRemoteSession(deps.database.db, session.token, now);
+      throw lapse;
+    }
     const rest = request.params['*'] ?? '';
     const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
     let res: Response;

@@ -25,7 +25,7 @@ import {
   RemoteManageState,
   upgradeCheck,
 } from '@beacon/protocol';
-import { and, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, ne } from 'drizzle-orm';
 import { auditLog, deviceCommands, devices, remoteSessions } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { publishEvents } from '../events/bus.ts';
@@ -34,6 +34,7 @@ import { COMMAND_COLUMNS, type CommandActor, type CommandOutcome } from '../gate
 import { loadProjectAccess, requireWritable } from '../projects/access.ts';
 import { shouldDisplaceRemoteSession } from '../sharing/rules.ts';
 import { downloadUrl, findFirmware } from './firmware.ts';
+import { closeDeviceRemoteSessions, closeRemoteSession, remoteSessionLapse } from './remote.ts';
 import { deleteSchedule, findSchedule, saveSchedule, scheduleView } from './schedule.ts';
 
 /**
@@ -333,16 +334,32 @@ async function send(
       break;
     }
     case 'remote-management': {
+      // Closing, like opening, is refused while someone the caller may not displace holds it.
+      const holder = await remoteHolder(deps, device, actor, options.ownerId);
+      if (holder === 'busy') {
+        const refused: ActionResultView = {
+          sn,
+          code: Codes.REMOTE_FAILED,
+          message: REMOTE_BUSY,
+          commandId: null,
+          data: null,
+        };
+        await recordRefusals(deps, device.projectId!, commandFor(action, params), params, actor, [
+          { sn, result: refused },
+        ]);
+        return refused;
+      }
       if (!params.enabled) {
         outcome = await commands.send(sn, 'remote-management-close', {}, actor);
-        await deps.database.db
-          .update(remoteSessions)
-          .set({ closedAt: deps.now() })
-          .where(and(eq(remoteSessions.sn, sn), isNull(remoteSessions.closedAt)));
+        // The caller's own session, and those of holders it displaced or who lost the right.
+        await closeDeviceRemoteSessions(deps.database.db, sn, deps.now());
         break;
       }
-      const held = await displaceRemoteHolder(deps, sn, actor, options.ownerId);
-      if (held) return { sn, code: Codes.REMOTE_FAILED, message: held, commandId: null, data: null };
+      if (holder === 'displace') {
+        // The holder's address stops working at once; the device closes its page before it reopens.
+        await closeDeviceRemoteSessions(deps.database.db, sn, deps.now());
+        await commands.send(sn, 'remote-management-close', {}, actor);
+      }
       outcome = await commands.send(
         sn,
         'remote-management-open',
@@ -408,41 +425,55 @@ function resultOf(outcome: CommandOutcome): ActionResultView {
 
 export const remotePath = (token: string) => `/api/v1/remote/${token}/`;
 
+const REMOTE_BUSY = 'Remote management of this device is in use by another account';
+
 /**
- * SPEC.md §6: a service person's (read-write member's) remote session gives way when the owner
- * opens remote management; anyone else finds the device busy. Answers the refusal message, or null
- * when the caller may open (nobody holds it, the caller does, or the holder was displaced).
+ * Who stands in the way of `actor` on the device's remote management (SPEC.md §6), the open
+ * sessions of other accounts considered:
+ * - a holder who no longer has the right to it (no read-write access to the session's project any
+ *   more, or the device left that project) does not count: their session is closed now;
+ * - 'busy' when a remaining holder may not be displaced by the caller (shouldDisplaceRemoteSession:
+ *   only the owner displaces, and only a service person — a read-write member);
+ * - 'displace' when every remaining holder gives way to the caller, 'free' when there is none
+ *   (nobody holds it, or only the caller does).
  */
-async function displaceRemoteHolder(
+async function remoteHolder(
   deps: Deps,
-  sn: string,
+  device: DeviceRow,
   actor: CommandActor,
   ownerId: number,
-): Promise<string | null> {
+): Promise<'free' | 'displace' | 'busy'> {
+  const { db } = deps.database;
   const now = deps.now();
-  const [holder] = await deps.database.db
-    .select({ token: remoteSessions.token, accountId: remoteSessions.accountId })
+  const sessions = await db
+    .select()
     .from(remoteSessions)
-    .where(and(eq(remoteSessions.sn, sn), isNull(remoteSessions.closedAt), gt(remoteSessions.expiresAt, now)))
-    .orderBy(desc(remoteSessions.createdAt))
-    .limit(1);
-  if (!holder || holder.accountId === actor.accountId) return null;
-  const visitor = { accountId: actor.accountId!, isOwner: actor.accountId === ownerId };
-  if (
-    !shouldDisplaceRemoteSession(
-      { accountId: holder.accountId, isOwner: holder.accountId === ownerId },
-      visitor,
+    .where(
+      and(
+        eq(remoteSessions.sn, device.sn),
+        isNull(remoteSessions.closedAt),
+        gt(remoteSessions.expiresAt, now),
+        ne(remoteSessions.accountId, actor.accountId!),
+      ),
     )
-  ) {
-    return 'Remote management of this device is in use by another account';
+    .orderBy(desc(remoteSessions.createdAt));
+  const visitor = { accountId: actor.accountId!, isOwner: actor.accountId === ownerId };
+  let holder: 'free' | 'displace' | 'busy' = 'free';
+  for (const session of sessions) {
+    // Where the holder's rights lapsed, the session is over whoever asks (routes.ts checks the same
+    // on each proxied request); it blocks nobody.
+    if (session.projectId !== device.projectId || (await remoteSessionLapse(db, session, now))) {
+      await closeRemoteSession(db, session.token, now);
+      continue;
+    }
+    const displaced = shouldDisplaceRemoteSession(
+      { accountId: session.accountId, isOwner: session.accountId === ownerId },
+      visitor,
+    );
+    if (!displaced) holder = 'busy';
+    else if (holder === 'free') holder = 'displace';
   }
-  // The holder's address stops working at once; the device closes its page before it reopens.
-  await deps.database.db
-    .update(remoteSessions)
-    .set({ closedAt: now })
-    .where(and(eq(remoteSessions.sn, sn), isNull(remoteSessions.closedAt)));
-  await deps.gateway.commands.send(sn, 'remote-management-close', {}, actor);
-  return null;
+  return holder;
 }
 
 function stripSecrets(data: Record<string, unknown>): Record<string, unknown> {
