@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AVATAR_MAX_BYTES } from '../src/accounts/service.ts';
 import { auditLog } from '../src/db/schema.ts';
 import { createAccount, signInAgain } from './helpers/accounts.ts';
 import type { HttpClient, TestServer } from './helpers/harness.ts';
@@ -271,6 +272,45 @@ describe('avatar', () => {
     const res = await upload(client, big, 'big.png');
     expect(res.status).toBe(413);
     expect(res.body.code).toBe(5017);
+    expect((await client.get<AccountViewBody>('/account')).body.data.avatarUrl).toBeNull();
+  });
+
+  it('refuses a file over 10 MB whose first 10 MB arrive on their own (5017)', async () => {
+    // The server reads an upload in the pieces the network delivers. When the pieces read so far
+    // end exactly at the 10 MB limit, the parser drops the rest of the file without handing over
+    // another piece: those first 10 MB must not be taken for the whole file (http/upload.ts). The
+    // body goes out in two writes, 10 MB of the file and then the rest, so that such a piece is
+    // near certain (under load the 11 MB upload above sometimes split that way by itself).
+    const { client } = await createAccount(server);
+    const boundary = `----beacon${Date.now().toString(16)}`;
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\n` +
+        'Content-Type: image/png\r\n\r\n',
+    );
+    const first = Buffer.alloc(AVATAR_MAX_BYTES);
+    PNG.copy(first);
+    const rest = Buffer.concat([Buffer.alloc(1024 * 1024), Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    const writes = [Buffer.concat([head, first]), rest];
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = writes.shift();
+        if (!next) return controller.close();
+        // Give the server time to read the first write to its end before the rest arrives.
+        if (writes.length === 0) await new Promise((r) => setTimeout(r, 300));
+        controller.enqueue(new Uint8Array(next));
+      },
+    });
+    const res = await fetch(`${server.url}/api/v1/account/avatar`, {
+      method: 'POST',
+      headers: {
+        cookie: `token=${client.cookieToken}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    const json = (await res.json()) as { code: number };
+    expect({ status: res.status, code: json.code }).toEqual({ status: 413, code: 5017 });
     expect((await client.get<AccountViewBody>('/account')).body.data.avatarUrl).toBeNull();
   });
 

@@ -19,6 +19,7 @@ import { setSessionCookie } from '../auth/sessions.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
+import { uploadedBytes } from '../http/upload.ts';
 import { AVATAR_MAX_BYTES, type CallContext, createAccountService } from './service.ts';
 
 const tags = ['account'];
@@ -39,7 +40,7 @@ async function readUpload(request: FastifyRequest): Promise<Buffer> {
     throw new AppError(Codes.FORM_DATA, 'Choose an image file', { file: 'Choose an image file' });
   }
   try {
-    return await file.toBuffer();
+    return await uploadedBytes(file);
   } catch (err) {
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
       throw new AppError(Codes.IMAGE_TOO_LARGE);

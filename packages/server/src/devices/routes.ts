@@ -20,6 +20,7 @@ import { requireAccount } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
+import { uploadedBytes } from '../http/upload.ts';
 import * as service from './service.ts';
 import { importTemplate, parseImportFile } from './spreadsheet.ts';
 
@@ -49,7 +50,7 @@ async function readImportFile(request: FastifyRequest): Promise<{ name: string; 
     throw new AppError(Codes.FORM_DATA, 'Choose an xls or xlsx file', { file: 'Choose an xls or xlsx file' });
   }
   try {
-    return { name: file.filename, bytes: await file.toBuffer() };
+    return { name: file.filename, bytes: await uploadedBytes(file) };
   } catch (err) {
     if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
       throw new AppError(Codes.FILE_TOO_LARGE);
