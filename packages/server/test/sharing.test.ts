@@ -1,7 +1,9 @@
-import type { ProjectView, ShareList, ShareView } from '@beacon/protocol';
+import type { LiveEvent, ProjectView, ShareList, ShareView } from '@beacon/protocol';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, jobs, projectMembers } from '../src/db/schema.ts';
+import WebSocket from 'ws';
+import { auditLog, jobs, projectDepartures, projectMembers } from '../src/db/schema.ts';
+import { type BusEvent, publishEvent } from '../src/events/bus.ts';
 import { type MembershipRevoked, onMembershipRevoked } from '../src/sharing/events.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
@@ -171,7 +173,7 @@ describe('sharing a project', () => {
     off();
     expect(res.body).toMatchObject({ code: 0, data: { accountId: member.id } });
     expect(events).toContainEqual({ projectId: id, accountId: member.id, reason: 'delete' });
-    expect((await member.client.get(`/projects/${id}`)).body.code).toBe(30);
+    expect((await member.client.get(`/projects/${id}`)).body.code).toBe(73);
     expect(await listIds(member)).not.toContain(id);
     expect(await auditRows(id, 'delete')).toBe(1);
   });
@@ -185,7 +187,7 @@ describe('sharing a project', () => {
     const left = await member.client.post(`/projects/${id}/unbind`);
     expect(left.body).toMatchObject({ code: 0, data: { projectId: id } });
     expect(await listIds(member)).not.toContain(id);
-    expect((await member.client.post(`/projects/${id}/unbind`)).body.code).toBe(30);
+    expect((await member.client.post(`/projects/${id}/unbind`)).body.code).toBe(73);
     expect((await owner.client.post(`/projects/${id}/unbind`)).body.code).toBe(5030);
     const shares = await owner.client.get<ShareList>(`/projects/${id}/shares`);
     expect(shares.body.data.items).toEqual([]);
@@ -294,7 +296,8 @@ describe('expiry', () => {
       .where(eq(projectMembers.projectId, id));
     expect(rows).toEqual([]);
     expect(await auditRows(id, 'expire')).toBe(1);
-    expect((await member.client.get(`/projects/${id}`)).body.code).toBe(30);
+    const gone = await member.client.get(`/projects/${id}`);
+    expect({ status: gone.status, code: gone.body.code }).toEqual({ status: 403, code: 74 });
     expect((await owner.client.get<ShareList>(`/projects/${id}/shares`)).body.data.items).toEqual([]);
   });
 
@@ -314,7 +317,7 @@ describe('expiry', () => {
     expect((await member.client.get(`/projects/${id}`)).body.code).toBe(0);
     server.clock.advance(3 * HOUR);
     await server.jobs.tick();
-    expect((await member.client.get(`/projects/${id}`)).body.code).toBe(30);
+    expect((await member.client.get(`/projects/${id}`)).body.code).toBe(74);
   });
 
   it('survives a restart: the job is a row, picked up by whichever instance ticks', async () => {
@@ -392,7 +395,7 @@ describe('invitations', () => {
     expect((await invitee.client.get(`/invites/${invite.body.data.code}`)).body.code).toBe(64);
     expect((await invitee.client.get(`/projects/${id}`)).body.code).toBe(74);
     await server.jobs.tick();
-    expect((await invitee.client.get(`/projects/${id}`)).body.code).toBe(30);
+    expect((await invitee.client.get(`/projects/${id}`)).body.code).toBe(74);
     expect(await auditRows(id, 'invite-expired')).toBe(1);
   });
 
@@ -529,7 +532,7 @@ describe('transfer of permission', () => {
     expect(res.body).toMatchObject({ code: 0, data: { projectId: id, ownerAccount: target.email } });
     expect(events).toContainEqual({ projectId: id, accountId: owner.id, reason: 'transfer' });
     expect(await listIds(owner)).not.toContain(id);
-    expect((await owner.client.get(`/projects/${id}`)).body.code).toBe(30);
+    expect((await owner.client.get(`/projects/${id}`)).body.code).toBe(73);
     const mine = await target.client.get<ProjectView>(`/projects/${id}`);
     expect(mine.body.data).toMatchObject({
       property: 'own',
@@ -568,5 +571,171 @@ describe('transfer of permission', () => {
     expect((await owner.client.post(`/projects/${id}/transfer`, { account: target.email })).body.code).toBe(
       5038,
     );
+  });
+});
+
+describe('a lost project answers 73 or 74 by why it was lost', () => {
+  /** Status and code of a read and a write of the project, and of a read in another domain. */
+  async function answers(account: TestAccount, id: number) {
+    const read = await account.client.get(`/projects/${id}`);
+    const write = await account.client.patch(`/projects/${id}`, { location: 'Somewhere' });
+    const devices = await account.client.get(`/projects/${id}/devices`);
+    return [read, write, devices].map((r) => ({ status: r.status, code: r.body.code }));
+  }
+  const expired = Array(3).fill({ status: 403, code: 74 });
+  const removed = Array(3).fill({ status: 403, code: 73 });
+  const unknown = Array(3).fill({ status: 404, code: 30 });
+
+  async function departures(id: number, accountId?: number): Promise<string[]> {
+    const rows = await server.database.db
+      .select({ reason: projectDepartures.reason })
+      .from(projectDepartures)
+      .where(
+        and(
+          eq(projectDepartures.projectId, id),
+          accountId === undefined ? undefined : eq(projectDepartures.accountId, accountId),
+        ),
+      );
+    return rows.map((r) => r.reason);
+  }
+
+  /** Opens the events socket as the account's browser would; resolves after `hello`. */
+  function listen(account: TestAccount): Promise<{ socket: WebSocket; events: LiveEvent[] }> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/api/v1/events`, {
+        headers: { cookie: `token=${account.client.cookieToken}`, origin: 'http://localhost:8080' },
+      });
+      const events: LiveEvent[] = [];
+      socket.on('message', (data) => {
+        const event = JSON.parse(String(data)) as LiveEvent;
+        events.push(event);
+        if (event.type === 'hello') resolve({ socket, events });
+      });
+      socket.on('error', reject);
+    });
+  }
+  const changed = (id: number, sn: string): BusEvent => ({
+    type: 'device.changed',
+    projectId: id,
+    sn,
+    change: 'updated',
+    at: new Date().toISOString(),
+  });
+  const sns = (events: LiveEvent[]) => events.flatMap((e) => (e.type === 'device.changed' ? [e.sn] : []));
+  async function until(probe: () => boolean, what: string): Promise<void> {
+    const deadline = Date.now() + 5000;
+    while (!probe()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it('a timed share that expired answers 74 after the job removed it, and its socket hears no more', async () => {
+    const owner = await createAccount(server);
+    const member = await createAccount(server);
+    const id = await project(owner);
+    await share(owner, id, { account: member.email, permission: 'rw', validity: 'timed', hours: 1 });
+    const ownerWs = await listen(owner);
+    const memberWs = await listen(member);
+    try {
+      await publishEvent(server.database.db, changed(id, 'BEFORE'));
+      await until(() => sns(memberWs.events).includes('BEFORE'), 'the member hears the first event');
+
+      server.clock.advance(HOUR + 1000);
+      await server.jobs.tick();
+      expect(
+        await server.database.db.select().from(projectMembers).where(eq(projectMembers.projectId, id)),
+      ).toEqual([]);
+      expect(await departures(id, member.id)).toEqual(['expired']);
+      expect(await answers(member, id)).toEqual(expired);
+      expect((await member.client.get(`/projects/${id}/shares`)).body.code).toBe(74);
+      expect((await member.client.post(`/projects/${id}/unbind`)).body.code).toBe(74);
+      expect(await listIds(member)).not.toContain(id);
+
+      await publishEvent(server.database.db, changed(id, 'AFTER'));
+      await until(() => sns(ownerWs.events).includes('AFTER'), 'the owner hears the second event');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(sns(memberWs.events)).toEqual(['BEFORE']);
+    } finally {
+      ownerWs.socket.terminate();
+      memberWs.socket.terminate();
+    }
+  });
+
+  it('a deleted share, an unbound member and the previous owner after a transfer answer 73', async () => {
+    const owner = await createAccount(server);
+    const [deleted, leaver, heir, stays] = await accountsN(4);
+    const id = await project(owner);
+    for (const m of [deleted, leaver, heir, stays]) {
+      expect((await share(owner, id, { account: m.email, permission: 'r' })).body.code).toBe(0);
+    }
+    expect((await owner.client.delete(`/projects/${id}/shares/${deleted.id}`)).body.code).toBe(0);
+    expect(await answers(deleted, id)).toEqual(removed);
+    expect((await leaver.client.post(`/projects/${id}/unbind`)).body.code).toBe(0);
+    expect(await answers(leaver, id)).toEqual(removed);
+    expect((await owner.client.post(`/projects/${id}/transfer`, { account: heir.email })).body.code).toBe(0);
+    expect(await answers(owner, id)).toEqual(removed);
+    expect((await owner.client.get(`/projects/${id}/shares`)).body.code).toBe(73);
+    expect((await owner.client.post(`/projects/${id}/transfer`, { account: stays.email })).body.code).toBe(
+      73,
+    );
+    expect((await departures(id)).sort()).toEqual(['removed', 'removed', 'removed']);
+    // The new owner and the member who stayed are untouched.
+    expect((await heir.client.get<ProjectView>(`/projects/${id}`)).body.data.property).toBe('own');
+    expect((await stays.client.get(`/projects/${id}`)).body.code).toBe(0);
+    expect(await departures(id, heir.id)).toEqual([]);
+  });
+
+  it('access given again clears the departure: shared after expiry, invited after a delete, transferred back', async () => {
+    const owner = await createAccount(server);
+    const member = await createAccount(server);
+    const heir = await createAccount(server);
+    const id = await project(owner);
+    await share(owner, id, { account: member.email, permission: 'r', validity: 'timed', hours: 1 });
+    server.clock.advance(HOUR + 1000);
+    await server.jobs.tick();
+    expect(await answers(member, id)).toEqual(expired);
+
+    expect((await share(owner, id, { account: member.email, permission: 'r' })).body.code).toBe(0);
+    expect((await member.client.get(`/projects/${id}`)).body.code).toBe(0);
+    expect(await departures(id, member.id)).toEqual([]);
+
+    await owner.client.delete(`/projects/${id}/shares/${member.id}`);
+    expect(await departures(id, member.id)).toEqual(['removed']);
+    const invite = await owner.client.post<{ code: string }>(`/projects/${id}/invites`, {
+      account: member.email,
+      permission: 'rw',
+    });
+    expect(invite.body.code).toBe(0);
+    expect((await member.client.get<ProjectView>(`/projects/${id}`)).body.data.right).toBe('r');
+    expect(await departures(id, member.id)).toEqual([]);
+    expect((await member.client.post(`/invites/${invite.body.data.code}/accept`)).body.code).toBe(0);
+    expect((await member.client.patch(`/projects/${id}`, { location: 'Back' })).body.code).toBe(0);
+
+    expect((await owner.client.post(`/projects/${id}/transfer`, { account: heir.email })).body.code).toBe(0);
+    expect(await answers(owner, id)).toEqual(removed);
+    expect((await heir.client.post(`/projects/${id}/transfer`, { account: owner.email })).body.code).toBe(0);
+    expect((await owner.client.get<ProjectView>(`/projects/${id}`)).body.data.property).toBe('own');
+    expect(await departures(id, owner.id)).toEqual([]);
+    expect(await answers(heir, id)).toEqual(removed);
+  });
+
+  it('a stranger who never had access still answers 30 as for an id that does not exist', async () => {
+    const owner = await createAccount(server);
+    const member = await createAccount(server);
+    const stranger = await createAccount(server);
+    const id = await project(owner);
+    const other = await project(owner);
+    expect(await answers(stranger, id)).toEqual(unknown);
+    expect(await answers(stranger, 987_654_321)).toEqual(unknown);
+    // A departure is of one project: losing `id` says nothing about `other`.
+    await share(owner, id, { account: member.email, permission: 'r' });
+    await owner.client.delete(`/projects/${id}/shares/${member.id}`);
+    expect(await answers(member, id)).toEqual(removed);
+    expect(await answers(member, other)).toEqual(unknown);
+    // A project that no longer exists is unknown to everyone, whatever they had.
+    expect((await owner.client.delete(`/projects/${id}`)).body.code).toBe(0);
+    expect(await answers(member, id)).toEqual(unknown);
+    expect(await departures(id)).toEqual([]);
   });
 });

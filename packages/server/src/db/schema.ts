@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   customType,
   index,
   integer,
@@ -225,6 +226,32 @@ export const shareInvites = pgTable(
   (t) => [
     uniqueIndex('share_invites_code_uq').on(t.codeHash),
     index('share_invites_project_idx').on(t.projectId),
+  ],
+);
+
+/**
+ * Why an account lost a project it could see (docs/decisions/0013-lost-project-codes.md): written
+ * when its access ends — 'expired' by the expiry job, 'removed' when the owner deletes the share,
+ * the member unbinds or the project is transferred away from it — and cleared when the account is
+ * given access to the project again. projects/access.ts reads it only when the project is not
+ * visible, to answer 74 (expired) or 73 (removed) instead of 30.
+ */
+export const projectDepartures = pgTable(
+  'project_departures',
+  {
+    projectId: bigint('project_id', { mode: 'number' })
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    reason: text('reason', { enum: ['expired', 'removed'] }).notNull(),
+    at: tstz('at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.accountId] }),
+    index('project_departures_account_idx').on(t.accountId),
+    check('project_departures_reason_ck', sql`${t.reason} in ('expired', 'removed')`),
   ],
 );
 

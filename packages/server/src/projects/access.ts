@@ -3,7 +3,7 @@ import { and, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { type Principal, requireAccount } from '../auth/principal.ts';
 import type { DbOrTx } from '../db/client.ts';
-import { accounts, projectMembers, projects } from '../db/schema.ts';
+import { accounts, projectDepartures, projectMembers, projects } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 
 /**
@@ -19,7 +19,11 @@ import type { Deps } from '../deps.ts';
  *   on the server with 5031 (SPEC.md §6 "Demo projects cannot be configured"), whatever right says.
  *
  * A project the account cannot see answers 404 with code 30, the same whether it does not exist or
- * belongs to someone else, so ids do not leak. An expired membership answers 74.
+ * belongs to someone else, so ids do not leak — unless the account could see it before (SPEC.md §8
+ * 73/74, docs/decisions/0013-lost-project-codes.md): an expired membership answers 74, whether its
+ * row is still there or the expiry job has removed it and left a 'expired' project_departures row;
+ * a share deleted by the owner, unbound by the member, or a project transferred away from its
+ * previous owner answers 73 ('removed').
  */
 
 export type ProjectRow = typeof projects.$inferSelect;
@@ -95,7 +99,8 @@ export function memberJoin(accountId: number): SQL {
 
 /**
  * Resolves, in one query scoped by the account, the project and the caller's right on it.
- * Throws 30 (404) when the account cannot see it, 74 when its membership has expired.
+ * Throws 30 (404) when the account cannot see it, 74 when its membership has expired, 73 when it
+ * was removed from the project (a second query, on that path only).
  */
 export async function loadProjectAccess(
   db: DbOrTx,
@@ -124,13 +129,24 @@ export async function loadProjectAccess(
     );
   const rows = options.lock ? await query.for(options.lock, { of: projects }) : await query;
   const row = rows[0];
-  if (!row) throw new AppError(Codes.PROJECT_ID);
+  if (!row) throw await lostProjectError(db, accountId, projectId);
   const { project } = row;
   const isMemberOnly = !project.isDemo && project.ownerId !== accountId;
   if (isMemberOnly && row.expiresAt !== null && row.expiresAt.getTime() <= now.getTime()) {
     throw new AppError(Codes.PROJECT_EXPIRED);
   }
   return { project, ownerAccount: row.ownerAccount, ...resolveRight(accountId, project, row) };
+}
+
+/** Why the account cannot see the project: 74 expired, 73 removed, 30 never (or no such project). */
+async function lostProjectError(db: DbOrTx, accountId: number, projectId: number): Promise<AppError> {
+  const [departure] = await db
+    .select({ reason: projectDepartures.reason })
+    .from(projectDepartures)
+    .where(and(eq(projectDepartures.projectId, projectId), eq(projectDepartures.accountId, accountId)));
+  if (departure?.reason === 'expired') return new AppError(Codes.PROJECT_EXPIRED);
+  if (departure?.reason === 'removed') return new AppError(Codes.PROJECT_INVALID);
+  return new AppError(Codes.PROJECT_ID);
 }
 
 /** Refuses a write: demo project → 5031; read-only right (read-only member, unaccepted invitee) → 5032. */

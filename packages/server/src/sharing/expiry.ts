@@ -7,8 +7,9 @@ import { SHARE_EXPIRE_JOB } from './service.ts';
 /**
  * Timed shares (and invitations not accepted in time) end by themselves: a `share.expire` job is
  * due at the row's expiresAt (service.syncExpiryJob keeps it in step). access.ts already refuses
- * an expired row with 74 from that instant; the job removes the row, writes the audit row and
- * announces the revocation (NOTIFY beacon_access + onMembershipRevoked) so open subscriptions close.
+ * an expired row with 74 from that instant; the job removes the row, leaves an 'expired'
+ * project_departures row (so access.ts keeps answering 74), writes the audit row and announces the
+ * revocation (NOTIFY beacon_access + onMembershipRevoked) so open subscriptions close.
  * Idempotent: a share extended or removed in the meantime is left alone.
  */
 export function registerSharingJobs(runner: JobRunner): void {
@@ -19,6 +20,7 @@ export function registerSharingJobs(runner: JobRunner): void {
     const listed = await repo.shareOf(tx, projectId, accountId);
     await repo.deleteMember(tx, projectId, accountId);
     await repo.deleteOpenInvitesFor(tx, projectId, accountId);
+    await repo.recordDeparture(tx, projectId, accountId, 'expired', now);
     await repo.recordSystemAudit(tx, {
       projectId,
       action: member.acceptedAt === null ? 'invite-expired' : 'expire',

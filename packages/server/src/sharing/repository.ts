@@ -1,7 +1,14 @@
 import { SharePermission } from '@beacon/protocol';
 import { aliasedTable, and, asc, count, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
-import { accounts, auditLog, projectMembers, projects, shareInvites } from '../db/schema.ts';
+import {
+  accounts,
+  auditLog,
+  projectDepartures,
+  projectMembers,
+  projects,
+  shareInvites,
+} from '../db/schema.ts';
 
 export type MemberRow = typeof projectMembers.$inferSelect;
 export type InviteRow = typeof shareInvites.$inferSelect;
@@ -148,6 +155,35 @@ export async function deleteMember(db: DbOrTx, projectId: number, accountId: num
   await db
     .delete(projectMembers)
     .where(and(eq(projectMembers.projectId, projectId), eq(projectMembers.accountId, accountId)));
+}
+
+export type DepartureReason = (typeof projectDepartures.$inferInsert)['reason'];
+
+/**
+ * Remembers why an account lost a project (docs/decisions/0013-lost-project-codes.md), so
+ * projects/access.ts answers 74 ('expired') or 73 ('removed') rather than 30; the latest reason wins.
+ */
+export async function recordDeparture(
+  db: DbOrTx,
+  projectId: number,
+  accountId: number,
+  reason: DepartureReason,
+  at: Date,
+): Promise<void> {
+  await db
+    .insert(projectDepartures)
+    .values({ projectId, accountId, reason, at })
+    .onConflictDoUpdate({
+      target: [projectDepartures.projectId, projectDepartures.accountId],
+      set: { reason, at },
+    });
+}
+
+/** The account can see the project again: nothing to explain any more. */
+export async function clearDeparture(db: DbOrTx, projectId: number, accountId: number): Promise<void> {
+  await db
+    .delete(projectDepartures)
+    .where(and(eq(projectDepartures.projectId, projectId), eq(projectDepartures.accountId, accountId)));
 }
 
 /** Unused invitations addressed to an account for a project (they die with its share). */

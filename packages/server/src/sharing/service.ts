@@ -192,6 +192,7 @@ export async function createShare(
       sharedBy: caller.accountId,
       createdAt: now,
     });
+    await repo.clearDeparture(tx, projectId, target.id);
     await syncExpiryJob(tx, member);
     await recordAudit(tx, actorOf(caller), {
       projectId,
@@ -288,6 +289,9 @@ export async function deleteShare(
     await repo.deleteMember(tx, projectId, accountId);
     await repo.deleteOpenInvitesFor(tx, projectId, accountId);
     await cancelJob(tx, expiryKey(projectId, accountId));
+    // A row that had already run out (the job not yet past it) was lost by expiry, not by the delete.
+    const ranOut = member.expiresAt !== null && member.expiresAt.getTime() <= now.getTime();
+    await repo.recordDeparture(tx, projectId, accountId, ranOut ? 'expired' : 'removed', now);
     await recordAudit(tx, actorOf(caller), {
       projectId,
       action: 'delete',
@@ -314,6 +318,7 @@ export async function unbind(deps: ServiceDeps, caller: Caller, projectId: numbe
     await repo.deleteMember(tx, projectId, caller.accountId);
     await repo.deleteOpenInvitesFor(tx, projectId, caller.accountId);
     await cancelJob(tx, expiryKey(projectId, caller.accountId));
+    await repo.recordDeparture(tx, projectId, caller.accountId, 'removed', now);
     await recordAudit(tx, actorOf(caller), {
       projectId,
       action: 'unbind',
@@ -373,6 +378,7 @@ export async function createInvite(
         sharedBy: caller.accountId,
         createdAt: now,
       });
+      await repo.clearDeparture(tx, projectId, target.id);
       await syncExpiryJob(tx, member);
     }
     const invite = await repo.insertInvite(tx, {
@@ -502,6 +508,7 @@ export async function acceptInvite(deps: ServiceDeps, caller: Caller, code: stri
       });
     }
     await repo.markInviteUsed(tx, invite.id, caller.accountId, now);
+    await repo.clearDeparture(tx, invite.projectId, caller.accountId);
     await syncExpiryJob(tx, member);
     await recordAudit(tx, actorOf(caller), {
       projectId: invite.projectId,
@@ -549,7 +556,9 @@ export async function transfer(
       await cancelJob(tx, expiryKey(projectId, target.id));
     }
     await repo.deleteOpenInvitesFor(tx, projectId, target.id);
+    await repo.clearDeparture(tx, projectId, target.id);
     await repo.setOwner(tx, projectId, target.id, now);
+    await repo.recordDeparture(tx, projectId, access.project.ownerId, 'removed', now);
     await recordAudit(tx, actorOf(caller), {
       projectId,
       action: 'transfer',

@@ -1,6 +1,6 @@
 import { Codes, DEMO_PROJECT_IDS, type ErrorCode } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
-import { accounts, projectMembers, projects } from '../../src/db/schema.ts';
+import { accounts, projectDepartures, projectMembers, projects } from '../../src/db/schema.ts';
 import { DEMO_OWNER_ACCOUNT } from '../../src/seed.ts';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import type { HttpClient, TestServer } from '../helpers/harness.ts';
@@ -14,6 +14,8 @@ export type ActorName =
   | 'invitee (read-only, not accepted)'
   | 'invitee (read-write, not accepted)'
   | 'expired member'
+  | 'expired member, row removed by the expiry job'
+  | 'removed member (share deleted, unbound or transferred away)'
   | 'stranger'
   | 'owner, project id that does not exist'
   | 'any account, demo project'
@@ -27,6 +29,7 @@ const {
   FORBIDDEN,
   PROJECT_EXPIRED,
   PROJECT_ID,
+  PROJECT_INVALID,
   DEMO_PROJECT,
   TOKEN_MISSING,
   TRANSFER_NOT_MANAGER: NOT_MANAGER,
@@ -80,6 +83,22 @@ export const EXPECTED: Record<ActorName, Record<RouteAccess, Outcome>> = {
     member: PROJECT_EXPIRED,
     transfer: PROJECT_EXPIRED,
   },
+  'expired member, row removed by the expiry job': {
+    read: PROJECT_EXPIRED,
+    write: PROJECT_EXPIRED,
+    owner: PROJECT_EXPIRED,
+    share: PROJECT_EXPIRED,
+    member: PROJECT_EXPIRED,
+    transfer: PROJECT_EXPIRED,
+  },
+  'removed member (share deleted, unbound or transferred away)': {
+    read: PROJECT_INVALID,
+    write: PROJECT_INVALID,
+    owner: PROJECT_INVALID,
+    share: PROJECT_INVALID,
+    member: PROJECT_INVALID,
+    transfer: PROJECT_INVALID,
+  },
   stranger: {
     read: PROJECT_ID,
     write: PROJECT_ID,
@@ -126,6 +145,10 @@ export interface Cast {
   inviteeRead: TestAccount;
   inviteeReadWrite: TestAccount;
   expired: TestAccount;
+  /** Lost the project to the expiry job: no member row, an 'expired' departure. */
+  expiredGone: TestAccount;
+  /** Lost the project to a delete, an unbind or a transfer: a 'removed' departure. */
+  removed: TestAccount;
   stranger: TestAccount;
   demoOwnerId: number;
 }
@@ -142,6 +165,8 @@ export async function createCast(server: TestServer): Promise<Cast> {
     inviteeRead: await createAccount(server),
     inviteeReadWrite: await createAccount(server),
     expired: await createAccount(server),
+    expiredGone: await createAccount(server),
+    removed: await createAccount(server),
     stranger: await createAccount(server),
     demoOwnerId: demoOwner.id,
   };
@@ -178,6 +203,10 @@ export async function createSharedProject(server: TestServer, cast: Cast): Promi
       expiresAt: new Date(now - 1000),
     },
   ]);
+  await db.insert(projectDepartures).values([
+    { projectId: project.id, accountId: cast.expiredGone.id, reason: 'expired', at: new Date(now - 1000) },
+    { projectId: project.id, accountId: cast.removed.id, reason: 'removed', at: new Date(now - 1000) },
+  ]);
   return { server, projectId: project.id, ownerId: cast.owner.id };
 }
 
@@ -202,6 +231,8 @@ export async function worldFor(
     'invitee (read-only, not accepted)': cast.inviteeRead.client,
     'invitee (read-write, not accepted)': cast.inviteeReadWrite.client,
     'expired member': cast.expired.client,
+    'expired member, row removed by the expiry job': cast.expiredGone.client,
+    'removed member (share deleted, unbound or transferred away)': cast.removed.client,
     stranger: cast.stranger.client,
     'owner, project id that does not exist': cast.owner.client,
     'no session': server.client(),

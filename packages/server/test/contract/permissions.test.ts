@@ -148,6 +148,8 @@ describe('project list visibility', () => {
     expect(await sees(cast.inviteeRead.client)).toMatchObject({ right: 'r', property: 'shared_read' });
     expect(await sees(cast.inviteeReadWrite.client)).toMatchObject({ right: 'r', property: 'shared_manage' });
     expect(await sees(cast.expired.client)).toBeUndefined();
+    expect(await sees(cast.expiredGone.client)).toBeUndefined();
+    expect(await sees(cast.removed.client)).toBeUndefined();
     expect(await sees(cast.stranger.client)).toBeUndefined();
     const demo = await cast.stranger.client.get<{ items: ProjectView[] }>('/projects');
     expect(demo.body.data.items.map((p) => p.id)).toEqual(
