@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   AppError,
+  busyCode,
   COMMAND_EXPIRED,
   COMMAND_PARAMS,
   Codes,
@@ -39,13 +40,28 @@ import type { DeviceRow } from './ingest.ts';
  * - Exactly one recorded outcome per command: the row goes from `sent` to `success`, `failed` (the
  *   device's catalogue code) or `timeout` (5025) by one conditional UPDATE (… where state = 'sent'),
  *   whichever of reply, timer or sweeper comes first; the losers change nothing.
- * - A command to an offline device fails at once with 36 (recorded, never dropped); to a device
- *   Beacon does not know (deleted), with 410.
+ * - A command to an offline device fails at once with 36 (recorded, never dropped); to an upgrading
+ *   one (status 3, 4, 5), with 71; to a device Beacon does not know (deleted), with 410.
  * - The reply may reach another server instance (shared subscription): outcomes travel as `command`
  *   events through PostgreSQL NOTIFY, which also feed the browsers' WebSocket.
  * - sendCommand resolves with the outcome; it throws only for invalid parameters (AppError 16).
  *   It does not check project permissions: the caller's route does (projects/access.ts).
  */
+
+/**
+ * The code a command gets at once, recorded without reaching the device: 410 a device Beacon does
+ * not know (deleted), 36 offline, 71 upgrading. A device upgrading refuses every command itself
+ * (SPEC.md §4, busyCode); while it writes its flash it is away (status 3, it left cleanly, so no
+ * last will marks it offline), and a command published then would only wait for its timeout.
+ */
+export function immediateCode(
+  device: { status: number; operation: string | null } | undefined,
+): number | null {
+  if (!device) return Codes.DEVICE_DELETED;
+  if (isOfflineStatus(device.status)) return Codes.DEVICE_OFFLINE;
+  if (busyCode(device.status, device.operation) === Codes.UPGRADING) return Codes.UPGRADING;
+  return null;
+}
 
 export interface CommandActor {
   accountId: number | null;
@@ -349,7 +365,12 @@ export class CommandService {
     const expiresAt = new Date(now.getTime() + timeoutMs);
     return this.d.database.db.transaction(async (tx) => {
       const found = await tx
-        .select({ sn: devices.sn, projectId: devices.projectId, status: devices.status })
+        .select({
+          sn: devices.sn,
+          projectId: devices.projectId,
+          status: devices.status,
+          operation: devices.operation,
+        })
         .from(devices)
         .where(inArray(devices.sn, sns))
         .orderBy(asc(devices.sn))
@@ -373,11 +394,7 @@ export class CommandService {
           claims.set(sn, { kind: 'busy' });
           continue;
         }
-        const code = !device
-          ? Codes.DEVICE_DELETED
-          : isOfflineStatus(device.status)
-            ? Codes.DEVICE_OFFLINE
-            : null;
+        const code = immediateCode(device);
         const row: CommandRow = {
           id: randomUUID(),
           sn,
@@ -408,7 +425,8 @@ export class CommandService {
 
   /**
    * In one transaction under the device row's lock: records an immediate outcome (unknown device
-   * 410, offline 36), or reports the device busy, or inserts the command as `sent` (the claim).
+   * 410, offline 36, upgrading 71), or reports the device busy, or inserts the command as `sent`
+   * (the claim).
    */
   private async claim(
     sn: string,
@@ -422,7 +440,12 @@ export class CommandService {
     const now = this.d.now();
     return this.d.database.db.transaction(async (tx) => {
       const [device] = await tx
-        .select({ sn: devices.sn, projectId: devices.projectId, status: devices.status })
+        .select({
+          sn: devices.sn,
+          projectId: devices.projectId,
+          status: devices.status,
+          operation: devices.operation,
+        })
         .from(devices)
         .where(eq(devices.sn, sn))
         .for('update');
@@ -445,8 +468,8 @@ export class CommandService {
         await this.event(tx, row);
         return { kind: 'done' as const, outcome: outcomeOf(row) };
       };
-      if (!device) return immediate(Codes.DEVICE_DELETED);
-      if (isOfflineStatus(device.status)) return immediate(Codes.DEVICE_OFFLINE);
+      const code = immediateCode(device);
+      if (code !== null) return immediate(code);
       const [open] = await tx
         .select({ id: deviceCommands.id })
         .from(deviceCommands)

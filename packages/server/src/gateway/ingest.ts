@@ -251,7 +251,10 @@ export class Ingest {
       const rows = items.map(({ sn, message: h, now }) => {
         const current = locked.get(sn)!;
         const info = modelInfo(h.model);
-        const wasOffline = isOfflineStatus(current.status);
+        // Back from offline, or from writing its flash (it leaves cleanly at status 3, SPEC.md §9):
+        // online until its state says more. Left at 3, its commands would be refused as upgrading
+        // (commands.ts immediateCode), the configuration re-sent after this hello among them.
+        const back = isOfflineStatus(current.status) || current.status === DeviceStatus.UPGRADING;
         const config = configStatusOf(current.desiredRevision, h.revision, {
           status: current.configStatus,
           code: current.configCode,
@@ -261,10 +264,10 @@ export class Ingest {
           ...reportedOf(h, now),
           portCount: current.portCount || (info?.ports.length ?? 0),
           firstSeenAt: current.firstSeenAt ?? now,
-          ...(wasOffline ? { status: DeviceStatus.ONLINE, operation: null, progress: null } : {}),
+          ...(back ? { status: DeviceStatus.ONLINE, operation: null, progress: null } : {}),
           ...config,
         };
-        if (wasOffline) pushStatusEvent(events, row, current.status, now);
+        if (back) pushStatusEvent(events, row, current.status, now);
         return row;
       });
       await updateRows(tx, devices, 'sn', HELLO_COLUMNS, rows);

@@ -41,8 +41,9 @@ import { deleteSchedule, findSchedule, saveSchedule, scheduleView } from './sche
  * Maintenance actions on one device or many (SPEC.md §1, rules of §4), for every client:
  * 1. the caller must be able to write the project: demo 5031, read-only 5032 (projects/access.ts);
  * 2. per device: not in the project 5033; the model lacks the capability 2; offline 36; local
- *    management mode 76 (for the cloud-only commands of COMMAND_RULES, and the schedule); restart,
- *    reset, upgrade and the CPE mode switch while restarting 5046 / upgrading 71; upgrade 37 / 38;
+ *    management mode 76 (for the cloud-only commands of COMMAND_RULES, and the schedule); every
+ *    command while upgrading 71; restart, reset, upgrade and the CPE mode switch while restarting
+ *    5046; upgrade 37 / 38;
  * 3. then the command goes through the gateway (one at a time per device, one recorded outcome).
  * A device refused by the server also gets a recorded command outcome (a `failed` command row with
  * the code), and every device's action leaves one audit row (invariant 2).
@@ -236,10 +237,12 @@ function refusal(
   if (local && (rule.cloudOnly || action === 'reboot-schedule' || action === 'copy-config')) {
     return { code: Codes.LOCAL_MANAGE };
   }
-  if (RESTART_ACTIONS.includes(action)) {
-    const busy = busyCode(device.status, device.operation);
-    if (busy) return { code: busy };
-  }
+  const busy = busyCode(device.status, device.operation);
+  // An upgrading device refuses every command (the gateway refuses them too: immediateCode); a
+  // schedule lives in the cloud and can still be set. Restart actions are refused while restarting
+  // (5046) or carrying out another command (2010) as well.
+  if (busy === Codes.UPGRADING && action !== 'reboot-schedule') return { code: busy };
+  if (busy && RESTART_ACTIONS.includes(action)) return { code: busy };
   if (action === 'upgrade') {
     const target = imageVersion ?? (params.version as string);
     if (imageModel && imageModel !== device.model) {
