@@ -58,7 +58,7 @@ describe.runIf(hasChromium())('sharing in Chromium', () => {
 
     // The owner opens the project and shares it read-only from /manage/authority.
     await owner.goto('/overview/list');
-    await owner.getByText(name, { exact: true }).first().click();
+    await owner.getByTestId(`project-row-${projectId}`).getByText(name, { exact: true }).click();
     await owner.waitForURL('**/overview/preview');
     await owner.goto('/manage/authority');
     await owner.getByTestId('share-add').click();
@@ -76,7 +76,7 @@ describe.runIf(hasChromium())('sharing in Chromium', () => {
     // The member sees it, read-only: the edit button is off and the server refuses a save.
     await member.goto('/overview/list');
     await poll(() => member.getByTestId(`project-row-${projectId}`).count()).toBe(1);
-    await member.getByText(name, { exact: true }).first().click();
+    await member.getByTestId(`project-row-${projectId}`).getByText(name, { exact: true }).click();
     await member.waitForURL('**/overview/preview');
     await poll(() => member.getByTestId('project-edit').isDisabled()).toBe(true);
     expect((await call(member, 'PATCH', `/projects/${projectId}`, { location: 'Nope' })).code).toBe(5032);
@@ -107,7 +107,8 @@ describe.runIf(hasChromium())('sharing in Chromium', () => {
     await owner.getByTestId('transfer-confirm').click();
     await owner.waitForURL('**/overview/list');
     await poll(() => owner.getByTestId(`project-row-${projectId}`).count()).toBe(0);
-    expect((await call(owner, 'GET', `/projects/${projectId}`)).code).toBe(30);
+    // The previous owner lost it by the transfer: 73, not "no such project" (30).
+    expect((await call(owner, 'GET', `/projects/${projectId}`)).code).toBe(73);
 
     await member.goto('/overview/list');
     await poll(() => member.getByTestId(`project-row-${projectId}`).count()).toBe(1);
@@ -119,5 +120,28 @@ describe.runIf(hasChromium())('sharing in Chromium', () => {
     expect(mine.data).toMatchObject({ property: 'own', ownerAccount: memberEmail });
     await member.goto('/manage/authority');
     await poll(() => member.getByTestId('share-add').isEnabled()).toBe(true);
+
+    // A project lost while in use: the new owner shares it back read-only and the previous owner
+    // opens it; the share is deleted, so the previous owner's next screen answers 73, and the
+    // console says so, drops the project and returns to the list.
+    const back = await call(member, 'POST', `/projects/${projectId}/shares`, {
+      account: ownerEmail,
+      permission: 'r',
+    });
+    expect(back.code).toBe(0);
+    const storedId = (page: Page) =>
+      page.evaluate(() => (JSON.parse(sessionStorage.getItem('project') ?? 'null') as { id?: number })?.id);
+    await owner.goto('/overview/list');
+    await poll(() => owner.getByTestId(`project-row-${projectId}`).count()).toBe(1);
+    await owner.getByTestId(`project-row-${projectId}`).getByText(name, { exact: true }).click();
+    await owner.waitForURL('**/overview/preview');
+    await poll(() => storedId(owner)).toBe(projectId);
+    const ownerId = (await call<{ id: number }>(owner, 'GET', '/account')).data.id;
+    expect((await call(member, 'DELETE', `/projects/${projectId}/shares/${ownerId}`)).code).toBe(0);
+    await owner.goto('/manage/authority');
+    await owner.waitForURL('**/overview/list');
+    await poll(() => owner.getByTestId('last-error').textContent()).toContain('invalid for this account');
+    await poll(() => storedId(owner)).not.toBe(projectId);
+    await poll(() => owner.getByTestId(`project-row-${projectId}`).count()).toBe(0);
   });
 });

@@ -4,7 +4,7 @@ import { App as AntApp, Button, Result } from 'antd';
 import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
-import { isApiError, onUnauthorized } from './api/index.ts';
+import { api, isApiError, onFailure, onUnauthorized } from './api/index.ts';
 import { PlaceholderPage } from './features/static/PlaceholderPage.tsx';
 import { InfoPage, TransferPage } from './features/static/StaticPages.tsx';
 import { LastError } from './layout/LastError.tsx';
@@ -12,7 +12,8 @@ import { LoadingOverlay } from './layout/LoadingOverlay.tsx';
 import { MainLayout } from './layout/MainLayout.tsx';
 import { PageTitle } from './layout/PageTitle.tsx';
 import { FullPageSpin } from './layout/Spinners.tsx';
-import { useCurrentProject } from './session/currentProject.ts';
+import { currentProject, selectProject, useCurrentProject } from './session/currentProject.ts';
+import { mayBeLost } from './session/projectLoss.ts';
 import { gateContext, SESSION_KEY, useSession } from './session/session.ts';
 import { errorText, setMessageApi } from './state/feedback.ts';
 
@@ -59,6 +60,40 @@ function AuthWatcher() {
     [navigate, queryClient],
   );
   void location;
+  return null;
+}
+
+/**
+ * The current project answered 30, 73 or 74 (expired, removed, gone): once the project itself
+ * confirms it, it is dropped as the current project, its cached data goes, and the user lands on
+ * the project list. The failing call shows the catalogue message as usual.
+ */
+function ProjectLossWatcher() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    let checking: number | null = null;
+    return onFailure((error, path) => {
+      const id = currentProject.get()?.id;
+      if (id === undefined || checking === id || !mayBeLost(error.code, path, id)) return;
+      checking = id;
+      api
+        .project(id)
+        .then(
+          (fresh) => selectProject(fresh),
+          (e) => {
+            if (!isApiError(e) || !mayBeLost(e.code, `/projects/${id}`, currentProject.get()?.id)) return;
+            selectProject(null);
+            queryClient.removeQueries({ predicate: (q) => q.queryKey[1] === id });
+            queryClient.invalidateQueries({ queryKey: ['projects'] });
+            if (!isPublicPath(window.location.pathname)) navigate('/overview/list', { replace: true });
+          },
+        )
+        .finally(() => {
+          checking = null;
+        });
+    });
+  }, [navigate, queryClient]);
   return null;
 }
 
@@ -162,6 +197,7 @@ export function App() {
     <AntApp>
       <MessageBridge />
       <AuthWatcher />
+      <ProjectLossWatcher />
       <LoadingOverlay />
       <LastError />
       <Suspense fallback={<FullPageSpin />}>

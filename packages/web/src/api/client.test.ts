@@ -7,6 +7,7 @@ type Answer = { status: number; body: string } | Error;
 function setup(answer: Answer, token: string | null = null) {
   const calls: { url: string; init: RequestInit }[] = [];
   const onUnauthorized = vi.fn();
+  const onFailure = vi.fn();
   const fakeFetch = (async (url: string, init: RequestInit) => {
     calls.push({ url, init });
     if (answer instanceof Error) throw answer;
@@ -17,8 +18,9 @@ function setup(answer: Answer, token: string | null = null) {
     fetch: fakeFetch,
     getToken: () => token,
     onUnauthorized,
+    onFailure,
   });
-  return { client, calls, onUnauthorized };
+  return { client, calls, onUnauthorized, onFailure };
 }
 
 async function failure(p: Promise<unknown>): Promise<ApiError> {
@@ -77,6 +79,16 @@ describe('api client', () => {
     const e = await failure(client.patch('/account', {}));
     expect(e.message).toBe(errorMessage(14));
     expect(e.message).toMatch(/once per year/);
+  });
+
+  it('tells onFailure of each failed answer with the path it called (a lost project: 73/74)', async () => {
+    const { client, onFailure } = setup({ status: 403, body: '{"code":74}' });
+    const e = await failure(client.get('/projects/7/devices', { query: { page: 2 } }));
+    expect(e.code).toBe(74);
+    expect(onFailure).toHaveBeenCalledExactlyOnceWith(e, '/projects/7/devices?page=2');
+    const ok = setup({ status: 200, body: '{"code":0,"data":1}' });
+    await ok.client.get('/projects/7');
+    expect(ok.onFailure).not.toHaveBeenCalled();
   });
 
   it('reads "Unknown error code N" for codes outside the catalogue', async () => {

@@ -38,6 +38,8 @@ export interface ClientOptions {
   getToken: () => string | null;
   /** Called on 401 with code 9 or 10 (token missing / old). */
   onUnauthorized: (error: ApiError) => void;
+  /** Called with each failed answer and the call's path (below baseUrl, query included) before it throws. */
+  onFailure?: (error: ApiError, path: string) => void;
 }
 
 export interface RequestOptions {
@@ -137,6 +139,7 @@ export function createClient(opts: ClientOptions) {
       if (e instanceof ApiError && e.status === 401 && e.code !== null && UNAUTHORIZED_CODES.has(e.code)) {
         opts.onUnauthorized(e);
       }
+      if (e instanceof ApiError) opts.onFailure?.(e, path);
       throw e;
     }
   }

@@ -39,12 +39,23 @@ export function onUnauthorized(listener: UnauthorizedListener): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
+type FailureListener = (e: ApiError, path: string) => void;
+const failureListeners = new Set<FailureListener>();
+/** Hears every failed answer with its call's path (e.g. a lost project: session/projectLoss.ts). */
+export function onFailure(listener: FailureListener): () => void {
+  failureListeners.add(listener);
+  return () => failureListeners.delete(listener);
+}
+
 export const client = createClient({
   baseUrl: '/api/v1',
   fetch: (input, init) => globalThis.fetch(input, init),
   getToken: () => (storage.getAccessType() === 'openapi' ? storage.getToken() : null),
   onUnauthorized: (e) => {
     for (const l of unauthorizedListeners) l(e);
+  },
+  onFailure: (e, path) => {
+    for (const l of failureListeners) l(e, path);
   },
 });
 
