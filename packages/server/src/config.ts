@@ -20,6 +20,8 @@ export interface Config {
   factoryKey: string;
   /** How long a command waits for the device's reply before its outcome is 5025 (timeout), ms. */
   commandTimeoutMs: number;
+  /** How long a device may stay away for an upgrade or restart (status 3 or 8, silent) before it is marked offline, ms. */
+  awayDeadlineMs: number;
   dataDir: string;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -75,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttShareGroup: env.MQTT_SHARE_GROUP ?? 'beacon',
     factoryKey: env.BEACON_FACTORY_KEY || 'beacon-development-factory-key',
     commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 30_000),
+    awayDeadlineMs: int(env.AWAY_DEADLINE_SECONDS, 900) * 1000,
     dataDir: path.resolve(env.DATA_DIR ?? path.join(repoRoot, 'data')),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Beacon <no-reply@beacon.local>',

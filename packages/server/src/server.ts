@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import { connect, type Database, runMigrations } from './db/client.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
 import { EventBus } from './events/bus.ts';
+import { registerAwayWatchdog } from './gateway/away-watchdog.ts';
 import { startDemoFleet } from './gateway/demo.ts';
 import { Gateway } from './gateway/gateway.ts';
 import type { App } from './http/types.ts';
@@ -60,6 +61,7 @@ export async function startServer(
   const jobs = createJobRunner({ database, now, log: logger, pollMs: config.jobPollMs });
   registerSharingJobs(jobs);
   registerMaintenanceJobs(jobs, { gateway, log: logger });
+  registerAwayWatchdog(jobs, { deadlineMs: config.awayDeadlineMs, log: logger });
   let address = '';
   if (options.listen !== false) {
     address = await app.listen({ port: config.port, host: config.host });

@@ -82,6 +82,7 @@ export class Gateway {
       },
       log,
       deps.now,
+      config.awayDeadlineMs,
     );
     link = new ServerLink({
       url,

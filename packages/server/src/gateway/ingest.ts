@@ -23,6 +23,7 @@ import type { z } from 'zod';
 import type { Database, DbOrTx } from '../db/client.ts';
 import { deviceEvents, devices } from '../db/schema.ts';
 import { type BusEvent, publishEvents } from '../events/bus.ts';
+import { isAwayStatus, scheduleAwayChecks } from './away-watchdog.ts';
 import { Batcher, updateRows } from './batch.ts';
 
 /**
@@ -148,6 +149,8 @@ export class Ingest {
     private readonly hooks: IngestHooks,
     private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error' | 'debug'>,
     private readonly now: () => Date,
+    /** How long a device may be away for an upgrade or restart before it counts as offline (away-watchdog.ts). */
+    private readonly awayDeadlineMs = 900_000,
   ) {}
 
   /** Entry point for every MQTT message the server receives. */
@@ -288,6 +291,7 @@ export class Ingest {
       );
       const events: BusEvent[] = [];
       const writes: DeviceRow[] = [];
+      const away: string[] = [];
       const results = items.map(({ sn, message: s, now }): DeviceRow | null => {
         const current = locked.get(sn);
         // A state (or a retained last will) of a device that never said hello: wait for its hello.
@@ -338,9 +342,11 @@ export class Ingest {
         if (same) return current;
         writes.push(row);
         if (changed) pushStatusEvent(events, row, current.status, now);
+        if (isAwayStatus(row.status) && row.status !== current.status) away.push(sn);
         return row;
       });
       await updateRows(tx, devices, 'sn', STATE_COLUMNS, writes);
+      await scheduleAwayChecks(tx, away, new Date(this.now().getTime() + this.awayDeadlineMs));
       await publishEvents(tx, events);
       return results;
     });

@@ -1,0 +1,68 @@
+import { DeviceStatus } from '@beacon/protocol';
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DbOrTx } from '../db/client.ts';
+import { devices, jobs } from '../db/schema.ts';
+import type { JobRunner } from '../jobs/runner.ts';
+import { statusEvent } from './ingest.ts';
+
+/**
+ * A device that leaves cleanly for an upgrade (SPEC.md §9: offline while it writes its flash) or a
+ * restart sends no last will, so its row would say "upgrading" or "rebooting" forever if it never
+ * came back — and every command to it would be refused as busy. A durable job checks on it after
+ * the away deadline (by default three times the longest §9 operation, the ~5-minute upgrade): with
+ * no sign of life since, the device is marked offline (0) like any other lost device.
+ */
+
+export const AWAY_WATCHDOG_JOB = 'device-away-watchdog';
+
+const AWAY_STATUSES: readonly number[] = [DeviceStatus.UPGRADING, DeviceStatus.REBOOTING];
+
+export const isAwayStatus = (status: number): boolean => AWAY_STATUSES.includes(status);
+
+/**
+ * Schedules a check of each device at `runAt`, in the caller's transaction. Every check has a key of
+ * its own (sn and time), so scheduling never waits on a check that is running: the check locks its
+ * job row and then the device row, the ingest locks device rows and then inserts — no lock cycle.
+ */
+export async function scheduleAwayChecks(db: DbOrTx, sns: readonly string[], runAt: Date): Promise<void> {
+  if (sns.length === 0) return;
+  await db
+    .insert(jobs)
+    .values(
+      sns.map((sn) => ({
+        kind: AWAY_WATCHDOG_JOB,
+        key: `${AWAY_WATCHDOG_JOB}:${sn}:${runAt.getTime()}`,
+        payload: { sn },
+        runAt,
+      })),
+    )
+    .onConflictDoNothing();
+}
+
+export function registerAwayWatchdog(
+  runner: JobRunner,
+  deps: { deadlineMs: number; log: Pick<FastifyBaseLogger, 'warn'> },
+): void {
+  runner.register(AWAY_WATCHDOG_JOB, async ({ tx, now, job }) => {
+    const { sn } = job.payload as { sn: string };
+    const [row] = await tx.select().from(devices).where(eq(devices.sn, sn)).for('update');
+    if (!row || !isAwayStatus(row.status)) return; // back, or gone
+    const lastSign = row.lastSeenAt?.getTime() ?? 0;
+    if (lastSign + deps.deadlineMs > now.getTime()) {
+      // It spoke since this check was planned (progress of a long upgrade): look again later.
+      await scheduleAwayChecks(tx, [sn], new Date(lastSign + deps.deadlineMs));
+      return;
+    }
+    const [offline] = await tx
+      .update(devices)
+      .set({ status: DeviceStatus.OFFLINE, operation: null, progress: null, updatedAt: now })
+      .where(eq(devices.sn, sn))
+      .returning();
+    if (offline) await statusEvent(tx, offline, row.status, now);
+    deps.log.warn(
+      { sn, status: row.status, lastSeenAt: row.lastSeenAt?.toISOString() ?? null },
+      'device did not come back from an upgrade or restart in time; marked offline',
+    );
+  });
+}
