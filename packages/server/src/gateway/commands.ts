@@ -9,6 +9,7 @@ import {
   type CommandParamsInput,
   CommandState,
   type DeviceConfigInput,
+  DeviceStatus,
   deviceConfigSchema,
   downTopic,
   errorMessage,
@@ -46,6 +47,10 @@ import type { DeviceRow } from './ingest.ts';
  *   events through PostgreSQL NOTIFY, which also feed the browsers' WebSocket.
  * - sendCommand resolves with the outcome; it throws only for invalid parameters (AppError 16).
  *   It does not check project permissions: the caller's route does (projects/access.ts).
+ * - A pending configuration is re-sent when the device is back (invariant 3): after its hello, and
+ *   after any state of an idle online device that still runs another revision — the server's link
+ *   misses the hello of a device that reconnects while the link itself is away (a broker restart:
+ *   devices are often back first), and learns of the device from its retained state instead.
  */
 
 /**
@@ -89,6 +94,32 @@ export interface SendOptions {
 }
 
 type CommandRow = typeof deviceCommands.$inferSelect;
+
+/** What claim() reads of the device row, under its lock. */
+interface ClaimedDevice {
+  sn: string;
+  projectId: number | null;
+  status: number;
+  operation: string | null;
+  desiredRevision: number;
+  reportedRevision: number;
+  configStatus: string;
+}
+
+/**
+ * A re-send of a pending configuration (resendConfig) is claimed only while the device still needs
+ * that revision and can take it: the same revision still desired and pending, the device online and
+ * idle. Checked under the device row's lock, so a re-send that waited for another command to end
+ * does not repeat a revision that command has just applied.
+ */
+function stillPending(revision: number) {
+  return (d: ClaimedDevice) =>
+    d.desiredRevision === revision &&
+    d.configStatus === 'pending' &&
+    d.reportedRevision !== revision &&
+    d.status === DeviceStatus.ONLINE &&
+    d.operation === null;
+}
 
 interface Waiter {
   sn: string;
@@ -172,6 +203,10 @@ export class CommandService {
   /** Local wake-ups for commands waiting for their device to be free. */
   private readonly freed = new Map<string, Set<() => void>>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Devices a setDesiredConfig of this instance is pushing a revision to (how many at once). */
+  private readonly pushing = new Map<string, number>();
+  /** Devices this instance is re-sending a pending configuration to (one re-send at a time). */
+  private readonly resending = new Set<string>();
   private sweeper: NodeJS.Timeout | null = null;
   private readonly unsubscribe: () => void;
   private closed = false;
@@ -245,19 +280,33 @@ export class CommandService {
       throw new AppError(failure.code, failure.message, failure.fields);
     }
     if (this.closed) throw new AppError(Codes.SERVER, 'The server is shutting down');
-    const timeoutMs = this.timeoutFor(name, options);
+    return (await this.run(sn, name, parsed.data, actor, this.timeoutFor(name, options)))!;
+  }
+
+  /**
+   * Claims (waiting while another command runs on the device) and dispatches. With `onlyIf`, the
+   * command is claimed only while the device row passes it (checked under the row's lock each time
+   * it is tried); otherwise nothing is recorded and the result is null.
+   */
+  private async run(
+    sn: string,
+    name: CommandName,
+    params: unknown,
+    actor: CommandActor,
+    timeoutMs: number,
+    onlyIf?: (device: ClaimedDevice) => boolean,
+  ): Promise<CommandOutcome | null> {
     const id = randomUUID();
     const giveUpAt = Date.now() + timeoutMs;
-
     for (;;) {
-      const claim = await this.claim(sn, id, name, parsed.data, actor, timeoutMs, giveUpAt);
+      const claim = await this.claim(sn, id, name, params, actor, timeoutMs, giveUpAt, onlyIf);
+      if (claim.kind === 'skipped') return null;
       if (claim.kind === 'done') return claim.outcome;
       if (claim.kind === 'claimed') break;
       // Another command is running on the device: wait until it ends, then try again.
       await this.waitFree(sn, Math.min(500, Math.max(10, giveUpAt - Date.now())));
     }
-
-    return this.dispatch(sn, id, name, parsed.data, timeoutMs);
+    return this.dispatch(sn, id, name, params, timeoutMs);
   }
 
   /** Publishes a claimed command; resolves with its one recorded outcome (the reply, or a timeout). */
@@ -436,7 +485,10 @@ export class CommandService {
     actor: CommandActor,
     timeoutMs: number,
     giveUpAt: number,
-  ): Promise<{ kind: 'done'; outcome: CommandOutcome } | { kind: 'claimed' } | { kind: 'busy' }> {
+    onlyIf?: (device: ClaimedDevice) => boolean,
+  ): Promise<
+    { kind: 'done'; outcome: CommandOutcome } | { kind: 'claimed' } | { kind: 'busy' } | { kind: 'skipped' }
+  > {
     const now = this.d.now();
     return this.d.database.db.transaction(async (tx) => {
       const [device] = await tx
@@ -445,10 +497,14 @@ export class CommandService {
           projectId: devices.projectId,
           status: devices.status,
           operation: devices.operation,
+          desiredRevision: devices.desiredRevision,
+          reportedRevision: devices.reportedRevision,
+          configStatus: devices.configStatus,
         })
         .from(devices)
         .where(eq(devices.sn, sn))
         .for('update');
+      if (onlyIf && !(device && onlyIf(device))) return { kind: 'skipped' as const };
       const base = {
         id,
         sn,
@@ -483,6 +539,7 @@ export class CommandService {
         .limit(1);
       if (open) {
         if (Date.now() >= giveUpAt) {
+          if (onlyIf) return { kind: 'skipped' as const };
           const [row] = await tx
             .insert(deviceCommands)
             .values({
@@ -719,10 +776,19 @@ export class CommandService {
       if (!row) throw new AppError(Codes.DEVICE_DELETED);
       return row;
     };
-    const row = tx ? await commit(tx) : await this.d.database.db.transaction(commit);
-    if (tx) return { revision: row.desiredRevision, outcome: null };
-    const outcome = isOfflineStatus(row.status) ? null : await this.pushConfig(row, actor);
-    return { revision: row.desiredRevision, outcome };
+    if (tx) return { revision: (await commit(tx)).desiredRevision, outcome: null };
+    // From the commit until this push has its outcome, a re-send of the same revision (after a state
+    // of the device, resendConfig) waits for it rather than sending the revision a second time.
+    this.pushing.set(sn, (this.pushing.get(sn) ?? 0) + 1);
+    try {
+      const row = await this.d.database.db.transaction(commit);
+      const outcome = isOfflineStatus(row.status) ? null : await this.pushConfig(row, actor);
+      return { revision: row.desiredRevision, outcome };
+    } finally {
+      const left = (this.pushing.get(sn) ?? 1) - 1;
+      if (left > 0) this.pushing.set(sn, left);
+      else this.pushing.delete(sn);
+    }
   }
 
   /** Sends the stored desired configuration when the device runs another revision. */
@@ -740,8 +806,59 @@ export class CommandService {
   /** After a hello: re-send a pending configuration (a failed one waits for the administrator). */
   async afterHello(row: DeviceRow): Promise<void> {
     if (this.closed || row.configStatus !== 'pending') return;
-    void this.pushConfig(row).catch((err) =>
-      this.d.log.warn({ err: (err as Error).message, sn: row.sn }, 'configuration re-send failed'),
-    );
+    this.resendConfig(row.sn);
+  }
+
+  /**
+   * After a state: an idle, online device that runs another revision than the pending one gets it
+   * again. Its hello may never have reached this server (sent while the server's link was away),
+   * and its state — retained by the broker — is then the first the server hears of it.
+   */
+  async afterState(row: DeviceRow): Promise<void> {
+    if (this.closed || row.configStatus !== 'pending') return;
+    if (row.status !== DeviceStatus.ONLINE || row.operation !== null) return;
+    if (row.reportedRevision === row.desiredRevision) return;
+    this.resendConfig(row.sn);
+  }
+
+  /**
+   * Re-sends the device's pending configuration, once at a time per device: after the command the
+   * device is busy with (a push of setDesiredConfig included) has ended, and only if the device then
+   * still needs that revision (stillPending, checked when the command is claimed).
+   */
+  private resendConfig(sn: string): void {
+    if (this.resending.has(sn)) return;
+    this.resending.add(sn);
+    void (async () => {
+      while (!this.closed) {
+        if (this.pushing.has(sn)) {
+          await this.waitFree(sn, 500);
+          continue;
+        }
+        const [row] = await this.d.database.db.select().from(devices).where(eq(devices.sn, sn));
+        if (!row || row.desiredConfig == null || !stillPending(row.desiredRevision)(row)) return;
+        const params = COMMAND_PARAMS['apply-config'].safeParse({
+          revision: row.desiredRevision,
+          document: row.desiredConfig,
+        });
+        if (!params.success) throw new Error(params.error.message);
+        const outcome = await this.run(
+          sn,
+          'apply-config',
+          params.data,
+          SYSTEM_ACTOR,
+          this.timeoutFor('apply-config'),
+          stillPending(row.desiredRevision),
+        );
+        // Skipped: the row changed since it was read (a newer revision, say); look again.
+        if (outcome) return;
+      }
+    })()
+      .catch((err) => {
+        if (!this.closed) {
+          this.d.log.warn({ err: (err as Error).message, sn }, 'configuration re-send failed');
+        }
+      })
+      .finally(() => this.resending.delete(sn));
   }
 }

@@ -79,6 +79,7 @@ export class Gateway {
           const kept = await checkFirstHello(deps.database, row, deps.now(), log);
           if (kept) await commands.afterHello(kept);
         },
+        afterState: (row) => commands.afterState(row),
       },
       log,
       deps.now,
