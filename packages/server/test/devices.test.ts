@@ -119,7 +119,12 @@ describe('adding a device by serial number', () => {
         const row = await deviceRow(server, sn);
         return row?.model === real && (row.projectId === null || row.projectId === projectId);
       }, `${sn} checked`);
-      await new Promise((r) => setTimeout(r, 200));
+      // A device's messages are handled one after another, and the check is part of handling its
+      // hello: once a telemetry message of it is stored, the check has finished, whatever it did.
+      await waitFor(
+        async () => (await deviceRow(server, sn))?.telemetryAt,
+        `${sn} telemetry after the check`,
+      );
       return sn;
     }
 

@@ -4,6 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { projectMembers } from '../src/db/schema.ts';
+import { publishEvent } from '../src/events/bus.ts';
 import { SYSTEM_ACTOR } from '../src/gateway/commands.ts';
 import { insertProject, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
@@ -50,6 +51,29 @@ const asBrowser = (account: TestAccount) => ({
   origin: 'http://localhost:8080',
 });
 
+/**
+ * Publishes a marker event for `projectId` and waits until `listener` has it. Events reach a socket
+ * one after another in the bus's order (events/routes.ts), so once the marker is in, every event
+ * published before it that was going to reach this socket has arrived: what is missing then was
+ * not sent, however slowly the machine runs.
+ */
+async function barrier(listener: Listener, projectId: number): Promise<void> {
+  const sn = `MARKER${Math.random().toString(36).slice(2, 10).toUpperCase()}`;
+  await publishEvent(server.database.db, {
+    type: 'device.changed',
+    projectId,
+    sn,
+    change: 'updated',
+    at: new Date().toISOString(),
+  });
+  await waitFor(
+    () => listener.events.some((e) => e.type === 'device.changed' && e.sn === sn),
+    'the marker event',
+  );
+}
+
+const isMarker = (e: LiveEvent) => 'sn' in e && e.sn.startsWith('MARKER');
+
 function statusesOf(listener: Listener, sn: string): number[] {
   return listener.events.flatMap((e) => (e.type === 'device.status' && e.sn === sn ? [e.status] : []));
 }
@@ -60,6 +84,7 @@ describe('WebSocket /api/v1/events', () => {
     const member = await createAccount(server);
     const stranger = await createAccount(server);
     const projectId = await insertProject(server, owner.id);
+    const strangersOwn = await insertProject(server, stranger.id);
     await server.database.db
       .insert(projectMembers)
       .values({ projectId, accountId: member.id, permission: 'r', acceptedAt: new Date() });
@@ -84,15 +109,16 @@ describe('WebSocket /api/v1/events', () => {
     const commands = memberWs.events.filter((e) => e.type === 'command' && e.sn === sn);
     expect(commands.map((e) => (e as { state: string }).state)).toEqual(['sent', 'success']);
     expect(ownerWs.events.some((e) => e.type === 'device.changed')).toBe(false);
-    // The stranger's socket got only its hello.
-    await new Promise((r) => setTimeout(r, 200));
-    expect(strangerWs.events.map((e) => e.type)).toEqual(['hello']);
+    // The stranger's socket got only its hello (and the marker of its own project, sent last).
+    await barrier(strangerWs, strangersOwn);
+    expect(strangerWs.events.filter((e) => !isMarker(e)).map((e) => e.type)).toEqual(['hello']);
   });
 
   it('stops sending to a member whose share is revoked', async () => {
     const owner = await createAccount(server);
     const member = await createAccount(server);
     const projectId = await insertProject(server, owner.id);
+    const membersOwn = await insertProject(server, member.id);
     await server.database.db
       .insert(projectMembers)
       .values({ projectId, accountId: member.id, permission: 'rw', acceptedAt: new Date() });
@@ -113,8 +139,8 @@ describe('WebSocket /api/v1/events', () => {
       () => ownerWs.events.filter((e) => e.type === 'device.changed').length === 2,
       'owner sees both changes',
     );
-    await new Promise((r) => setTimeout(r, 200));
-    expect(memberWs.events.filter((e) => e.type === 'device.changed')).toHaveLength(1);
+    await barrier(memberWs, membersOwn);
+    expect(memberWs.events.filter((e) => e.type === 'device.changed' && !isMarker(e))).toHaveLength(1);
   });
 
   it('refuses a socket without a session (401) or from another site (403)', async () => {
