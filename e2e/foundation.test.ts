@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { hasChromium, readEmailCode, useBrowser } from './helpers/browser.ts';
 
+/** The machine is shared: allow the UI a few seconds (expect.poll alone gives up after one). */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
+
 /**
  * The foundation as a person uses it: sign up with the code from the mail, sign in, create a WLAN
  * and a MESH project, see the menus differ, be refused a change to the demo project, log out.
@@ -21,7 +24,7 @@ describe.runIf(hasChromium())('foundation in Chromium', () => {
     await page.getByTestId('signup-password').fill(password);
     await page.getByTestId('signup-confirm').fill('not-the-same');
     await page.getByTestId('signup-submit').click();
-    await expect.poll(() => page.getByText('Inconsistent passwords').first().isVisible()).toBe(true);
+    await poll(() => page.getByText('Inconsistent passwords').first().isVisible()).toBe(true);
     await page.getByTestId('signup-confirm').fill(password);
     await page.getByTestId('signup-submit').click();
     await page.waitForURL('**/overview/preview');
@@ -45,24 +48,24 @@ describe.runIf(hasChromium())('foundation in Chromium', () => {
       await page.getByTestId('project-form-name').fill(name);
       await page.getByTestId(`project-form-netmode-${mode.toLowerCase()}`).click();
       await page.getByTestId('project-form-submit').click();
-      await expect.poll(() => page.getByText(name, { exact: true }).first().isVisible()).toBe(true);
+      await poll(() => page.getByText(name, { exact: true }).first().isVisible()).toBe(true);
     }
 
     // RF optimisation and backup are WLAN only.
     await page.getByText('E2E-WLAN', { exact: true }).first().click();
     await page.waitForURL('**/overview/preview');
-    await expect.poll(() => page.getByTestId('nav-manage-rfconf').count()).toBe(1);
-    await expect.poll(() => page.getByTestId('nav-manage-backup').count()).toBe(1);
+    await poll(() => page.getByTestId('nav-manage-rfconf').count()).toBe(1);
+    await poll(() => page.getByTestId('nav-manage-backup').count()).toBe(1);
     await page.goto('/overview/list');
     await page.getByText('E2E-MESH', { exact: true }).first().click();
     await page.waitForURL('**/overview/preview');
-    await expect.poll(() => page.getByTestId('nav-manage-rfconf').count()).toBe(0);
-    await expect.poll(() => page.getByTestId('nav-manage-backup').count()).toBe(0);
-    await expect.poll(() => page.getByTestId('nav-manage-status').count()).toBe(1);
+    await poll(() => page.getByTestId('nav-manage-rfconf').count()).toBe(0);
+    await poll(() => page.getByTestId('nav-manage-backup').count()).toBe(0);
+    await poll(() => page.getByTestId('nav-manage-status').count()).toBe(1);
 
     // The demo project is visible but refuses changes, on the server too.
     await page.goto('/overview/list');
-    await expect.poll(() => page.getByTestId('project-row-500000').isVisible()).toBe(true);
+    await poll(() => page.getByTestId('project-row-500000').isVisible()).toBe(true);
     const refused = await page.evaluate(async () => {
       const res = await fetch('/api/v1/projects/500000', {
         method: 'PATCH',
