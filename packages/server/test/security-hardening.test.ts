@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/harness.ts';
+
+let server: TestServer;
+let seq = 0;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.close());
+
+function newEmail(tag: string): string {
+  seq += 1;
+  return `${tag}-${seq}-${Date.now().toString(36)}@example.com`;
+}
+
+describe('the development outbox answers loopback callers only', () => {
+  let proxied: TestServer;
+  beforeAll(async () => {
+    // Behind a reverse proxy X-Forwarded-For is trusted for request.ip, never for the outbox.
+    proxied = await startTestServer({ TRUST_PROXY: '1' });
+  });
+  afterAll(() => proxied?.close());
+
+  async function mailTo(target: TestServer, email: string): Promise<void> {
+    const sent = await target.client().post('/auth/codes', { email, purpose: 'signup' });
+    expect(sent.body.code).toBe(0);
+  }
+
+  it('answers 404 (5033) to a caller that is not on loopback, and shows nothing', async () => {
+    const email = newEmail('outbox-remote');
+    await mailTo(server, email);
+    const res = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/dev/outbox?email=${encodeURIComponent(email)}`,
+      remoteAddress: '192.0.2.7',
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe(5033);
+    expect(res.body).not.toContain(email);
+    // Without the query too: the refusal comes before validation.
+    const bare = await server.app.inject({
+      method: 'GET',
+      url: '/api/v1/dev/outbox',
+      remoteAddress: '192.0.2.7',
+    });
+    expect(bare.statusCode).toBe(404);
+    expect(bare.json().code).toBe(5033);
+  });
+
+  it('ignores X-Forwarded-For even with TRUST_PROXY', async () => {
+    const email = newEmail('outbox-xff');
+    await mailTo(proxied, email);
+    const res = await proxied.app.inject({
+      method: 'GET',
+      url: `/api/v1/dev/outbox?email=${encodeURIComponent(email)}`,
+      remoteAddress: '192.0.2.7',
+      headers: { 'x-forwarded-for': '127.0.0.1' },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe(5033);
+    // A proxy on the same machine connects from loopback for everyone: a forwarded request is refused.
+    const viaLocalProxy = await proxied.app.inject({
+      method: 'GET',
+      url: `/api/v1/dev/outbox?email=${encodeURIComponent(email)}`,
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': '192.0.2.7' },
+    });
+    expect(viaLocalProxy.statusCode).toBe(404);
+    expect(viaLocalProxy.json().code).toBe(5033);
+  });
+
+  it('serves loopback callers (127.0.0.1, ::1, ::ffff:127.0.0.1) and real loopback connections', async () => {
+    const email = newEmail('outbox-local');
+    await mailTo(server, email);
+    // The harness listens on 127.0.0.1: a real connection over loopback reads the code.
+    let mails: { to: string; body: string }[] = [];
+    for (let i = 0; i < 100 && mails.length === 0; i++) {
+      const res = await server
+        .client()
+        .get<{ to: string; body: string }[]>(`/dev/outbox?email=${encodeURIComponent(email)}`);
+      expect(res.status).toBe(200);
+      mails = res.body.data;
+      if (mails.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(mails[0].body).toMatch(/\b\d{6}\b/);
+    for (const remoteAddress of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
+      const res = await server.app.inject({
+        method: 'GET',
+        url: `/api/v1/dev/outbox?email=${encodeURIComponent(email)}`,
+        remoteAddress,
+      });
+      expect(res.statusCode, remoteAddress).toBe(200);
+      expect(res.json().data[0].to, remoteAddress).toBe(email);
+    }
+  });
+});
