@@ -34,6 +34,11 @@ describe('validateLease', () => {
     [525600, 'other', null],
     [525601, 'other', 16],
     ['720', 'other', null],
+    ['60.0', 'custom', 16],
+    ['60.5', 'custom', 16],
+    ['1e3', 'custom', 16],
+    [' 60', 'custom', 16],
+    ['', 'custom', 16],
   ] as [number | string, 'custom' | 'other', number | null][])('%j (%s) → %s', (minutes, kind, expected) =>
     expect(code(validateLease(minutes, kind))).toBe(expected),
   );

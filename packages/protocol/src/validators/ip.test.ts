@@ -8,6 +8,7 @@ import {
   prefixToMask,
   type Segment,
   segmentClashCode,
+  toPrefix,
   validateDhcpRange,
   validateDifferentSegments,
   validateDns,
@@ -72,6 +73,11 @@ describe('masks', () => {
     [33, 16],
     [24.5, 16],
     ['24', null],
+    ['24.0', 16],
+    ['8.5', 16],
+    ['1e1', 16],
+    [' 24', 16],
+    ['', 16],
   ] as [number | string, number | null][])('length %j → %s', (value, expected) =>
     expect(code(validateMaskLength(value))).toBe(expected),
   );
@@ -92,6 +98,19 @@ describe('masks', () => {
     expect(prefixToMask(20)).toBe('255.255.240.0');
     expect(prefixToMask(32)).toBe('255.255.255.255');
   });
+  it.each([
+    [24, 24],
+    ['24', 24],
+    ['255.255.255.0', 24],
+    ['24.0', null],
+    ['2.4e1', null],
+    [' 24', null],
+    ['', null],
+    [24.5, null],
+    [33, null],
+  ] as [number | string, number | null][])('toPrefix(%j) → %s', (mask, expected) =>
+    expect(toPrefix(mask)).toBe(expected),
+  );
 });
 
 describe('validateHostPart (not all 0s / all 1s)', () => {

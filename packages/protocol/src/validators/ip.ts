@@ -1,6 +1,6 @@
 import { SegmentKind } from '../enums/network.ts';
 import { Codes, type ErrorCode } from '../errors.ts';
-import { integerMessage, rangeMessage, toNumber } from './messages.ts';
+import { integerMessage, rangeMessage, toInteger } from './messages.ts';
 import { type Check, invalid } from './result.ts';
 
 /** Parses a dotted IPv4 address to an unsigned 32-bit number; null when malformed (no leading zeros). */
@@ -39,13 +39,13 @@ export function maskToPrefix(mask: string): number | null {
 export type Mask = number | string;
 export function toPrefix(mask: Mask): number | null {
   if (typeof mask === 'string' && mask.includes('.')) return maskToPrefix(mask);
-  const n = toNumber(mask);
+  const n = toInteger(mask);
   return Number.isInteger(n) && n >= 0 && n <= 32 ? n : null;
 }
 
 /** SPEC.md §5: mask length, integer 0-32. */
 export function validateMaskLength(value: number | string): Check {
-  const n = toNumber(value);
+  const n = toInteger(value);
   if (!Number.isInteger(n)) return invalid(Codes.FORM_DATA, integerMessage('Mask'));
   if (n < 0 || n > 32) return invalid(Codes.FORM_DATA, rangeMessage('Mask', 0, 32));
   return null;

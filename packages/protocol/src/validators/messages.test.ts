@@ -9,7 +9,7 @@ import {
   isPrintableAscii,
   lengthMessage,
   rangeMessage,
-  toNumber,
+  toInteger,
 } from './messages.ts';
 import { validateIntegerInRange } from './numbers.ts';
 
@@ -43,13 +43,24 @@ describe('helpers', () => {
   ])('hex %j → %s', (v, expected) => expect(isHex(v)).toBe(expected));
   it.each([
     [5, 5],
-    [' 12 ', 12],
+    [-3, -3],
+    ['12', 12],
     ['-3', -3],
-    ['1.5', 1.5],
-    ['', Number.NaN],
+    ['+7', 7],
+    ['007', 7],
+    [1.5, Number.NaN],
+    [Number.POSITIVE_INFINITY, Number.NaN],
+    [Number.NaN, Number.NaN],
+    ['1.5', Number.NaN],
+    ['10.0', Number.NaN],
+    ['8.5', Number.NaN],
     ['1e3', Number.NaN],
+    [' 10', Number.NaN],
+    [' 12 ', Number.NaN],
+    ['', Number.NaN],
+    ['-', Number.NaN],
     ['0x10', Number.NaN],
-  ] as [number | string, number][])('toNumber(%j) = %s', (v, n) => expect(toNumber(v)).toBe(n));
+  ] as [number | string, number][])('toInteger(%j) = %s', (v, n) => expect(toInteger(v)).toBe(n));
   it.each([
     [0, 16],
     [1, null],
@@ -57,7 +68,14 @@ describe('helpers', () => {
     [11, 16],
     [Number.NaN, 16],
     [Number.POSITIVE_INFINITY, 16],
-  ])('validateIntegerInRange(%s, 1, 10) → %s', (v, expected) =>
+    [5.5, 16],
+    ['5', null],
+    ['5.0', 16],
+    ['8.5', 16],
+    ['1e0', 16],
+    [' 5', 16],
+    ['', 16],
+  ] as [number | string, number | null][])('validateIntegerInRange(%j, 1, 10) → %s', (v, expected) =>
     expect(validateIntegerInRange(v, 1, 10, 'X')?.code ?? null).toBe(expected),
   );
 });

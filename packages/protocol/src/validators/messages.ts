@@ -47,9 +47,14 @@ const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
 export const isPrintableAscii = (value: string): boolean => PRINTABLE_ASCII.test(value);
 export const isHex = (value: string): boolean => /^[0-9a-fA-F]*$/.test(value);
 
-/** Reads a number from a number or a decimal string; NaN when it is neither. */
-export function toNumber(value: number | string): number {
-  if (typeof value === 'number') return value;
-  const trimmed = value.trim();
-  return /^[-+]?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+const INTEGER = /^[-+]?\d+$/;
+
+/**
+ * Reads an integer from a number or a string of decimal digits with an optional sign; NaN for
+ * anything else. Every numeric rule of SPEC.md §5 is integer only, so "10.0", "8.5", "1e3", " 10"
+ * and "" are not integers (lists such as "10-13" or "80;443" trim around their own separators).
+ */
+export function toInteger(value: number | string): number {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : Number.NaN;
+  return INTEGER.test(value) ? Number(value) : Number.NaN;
 }

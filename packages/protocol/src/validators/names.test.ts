@@ -27,6 +27,20 @@ describe('validateName (1-16, no spaces or emoticons)', () => {
     ['tab\there', 16],
     ['wifi😀', 16],
     ['🇨🇳', 16],
+    // SPEC.md §5 forbids emoticons (emoji), not symbols: ©, ®, ™ written as text are allowed;
+    // the same characters asked for as emoji (U+FE0F) and every emoji-presentation character are not.
+    ['Acme©', null],
+    ['Acme®', null],
+    ['Brand™', null],
+    ['a←b', null],
+    ['love❤', null],
+    ['love❤️', 16],
+    ['Acme©️', 16],
+    ['😀', 16],
+    ['ok👍🏽', 16],
+    ['team👨‍👩‍👧', 16],
+    ['key1️⃣', 16],
+    ['🏴󠁧󠁢󠁳󠁣󠁴󠁿', 16],
   ])('%j → %s', (value, expected) => expect(code(validateName(value))).toBe(expected));
 
   it('counts code points and gives the range message', () => {

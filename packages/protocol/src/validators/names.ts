@@ -9,7 +9,12 @@ import {
 } from './messages.ts';
 import { type Check, invalid } from './result.ts';
 
-const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\uFE0F/u;
+/**
+ * An emoticon (emoji): a character shown as an emoji by default (😀, skin tones, flags' regional
+ * indicators), or any character asked for as an emoji with the variation selector U+FE0F (❤️, ©️,
+ * keycaps). Symbols that are text by default (©, ®, ™, ←) are not emoticons.
+ */
+const EMOJI = /\p{Emoji_Presentation}|\p{Regional_Indicator}|\uFE0F/u;
 const WHITESPACE = /\s/u;
 
 /** SPEC.md §5 "Names": 1 to 16 characters (code points), no spaces or emoticons. */

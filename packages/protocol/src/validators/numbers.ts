@@ -1,5 +1,5 @@
 import { Codes, type ErrorCode } from '../errors.ts';
-import { integerMessage, rangeMessage, toNumber } from './messages.ts';
+import { integerMessage, rangeMessage, toInteger } from './messages.ts';
 import { type Check, invalid } from './result.ts';
 
 /**
@@ -13,7 +13,7 @@ export function validateIntegerInRange(
   label: string,
   code: ErrorCode = Codes.FORM_DATA,
 ): Check {
-  const n = toNumber(value);
+  const n = toInteger(value);
   if (!Number.isInteger(n)) return invalid(code, integerMessage(label));
   if (n < min || n > max) return invalid(code, rangeMessage(label, min, max));
   return null;

@@ -23,6 +23,13 @@ describe('validatePort (integer 1-65535)', () => {
     ['443', null],
     ['', 16],
     ['8o', 16],
+    ['+443', null],
+    ['10.0', 16],
+    ['8.5', 16],
+    ['80.0', 16],
+    ['1e3', 16],
+    [' 10', 16],
+    ['10 ', 16],
   ] as [number | string, number | null][])('%j → %s', (value, expected) =>
     expect(code(validatePort(value))).toBe(expected),
   );
@@ -67,6 +74,14 @@ describe('parsePortSpec', () => {
     ['80;;90', 16],
     ['80;0', 16],
     ['abc', 16],
+    ['80.0', 16],
+    ['8.5', 16],
+    ['1e3', 16],
+    ['80.0-90', 16],
+    ['80-90.0', 16],
+    ['80;443.0', 16],
+    [' 80 ', null],
+    ['80; 443', null],
   ])('%j → %s', (text, expected) => expect(code(validatePortSpec(text))).toBe(expected));
   it('mixing message', () => expect(validatePortSpec('1;2-3')?.message).toMatch(/cannot be mixed/));
 });
@@ -86,6 +101,8 @@ describe('validatePortMapping', () => {
     ['80;81', '8080;8080', null],
     ['0', '8080', 16],
     ['80', '70000', 16],
+    ['80.0', '8080', 16],
+    ['80', '8080.0', 16],
   ])('%j → %j: %s', (internal, external, expected) =>
     expect(code(validatePortMapping(internal, external))).toBe(expected),
   );

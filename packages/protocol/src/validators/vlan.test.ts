@@ -27,6 +27,17 @@ describe('validateVlanId', () => {
     ['abc', null, 112],
     ['', null, 112],
     ['100', null, null],
+    ['+100', null, null],
+    // SPEC.md §5: integer only (112); a decimal, exponent or padded string is not an integer.
+    ['10.0', null, 112],
+    ['8.5', null, 112],
+    ['100.5', null, 112],
+    ['1e3', null, 112],
+    [' 10', null, 112],
+    ['10 ', null, 112],
+    ['0x10', null, 112],
+    [Number.POSITIVE_INFINITY, null, 112],
+    [Number.NaN, null, 112],
     [0, VLAN_RANGES.WIRELESS_POLICY, 16],
     [1, VLAN_RANGES.WIRELESS_POLICY, null],
     [4094, VLAN_RANGES.WIRELESS_POLICY, null],
@@ -74,6 +85,13 @@ describe('parseVlanList', () => {
     ['10-108,200', null],
     ['10-108,200,201', 16],
     ['10-109,10', null],
+    ['10.0-13', 112],
+    ['10-13.0', 112],
+    ['10.0', 112],
+    ['8.5', 112],
+    ['1e3', 112],
+    ['20,1e3', 112],
+    [' 10 , 20 - 21 ', null],
   ])('%j → %s', (text, expected) => expect(code(validateVlanList(text))).toBe(expected));
   it('at most 100 per add, or the given maximum', () => {
     expect(validateVlanList('10-110')?.message).toBe('At most 100 VLANs can be added at a time');

@@ -1,6 +1,6 @@
 import { LIMITS } from '../enums/limits.ts';
 import { Codes, type Failure } from '../errors.ts';
-import { integerMessage, lengthMessage, rangeMessage, toNumber } from './messages.ts';
+import { integerMessage, lengthMessage, rangeMessage, toInteger } from './messages.ts';
 import { type Check, invalid } from './result.ts';
 
 export interface VlanRange {
@@ -25,7 +25,7 @@ export function validateVlanId(
   range: VlanRange = VLAN_RANGES.DEFAULT,
   label = 'VLAN ID',
 ): Check {
-  const n = toNumber(value);
+  const n = toInteger(value);
   if (!Number.isInteger(n)) return invalid(Codes.VLAN_ID_NOT_INTEGER, integerMessage(label));
   if (n < range.min || n > range.max)
     return invalid(Codes.FORM_DATA, rangeMessage(label, range.min, range.max));

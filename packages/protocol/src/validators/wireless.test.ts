@@ -29,7 +29,16 @@ describe('validateKeyUpdateInterval (0, or 60-99999)', () => {
     [100000, 16],
     [-1, 16],
     [60.5, 16],
-  ])('%j → %s', (value, expected) => expect(code(validateKeyUpdateInterval(value))).toBe(expected));
+    ['3600', null],
+    ['0', null],
+    ['100.0', 16],
+    ['8.5', 16],
+    ['1e3', 16],
+    [' 100', 16],
+    ['', 16],
+  ] as [number | string, number | null][])('%j → %s', (value, expected) =>
+    expect(code(validateKeyUpdateInterval(value))).toBe(expected),
+  );
 });
 
 describe('validateMaxClients (1-128)', () => {
@@ -41,7 +50,15 @@ describe('validateMaxClients (1-128)', () => {
     [128, null],
     [129, 16],
     [1.5, 16],
-  ])('%j → %s', (value, expected) => expect(code(validateMaxClients(value))).toBe(expected));
+    ['64', null],
+    ['10.0', 16],
+    ['8.5', 16],
+    ['1e1', 16],
+    [' 10', 16],
+    ['', 16],
+  ] as [number | string, number | null][])('%j → %s', (value, expected) =>
+    expect(code(validateMaxClients(value))).toBe(expected),
+  );
 });
 
 describe('validateTxPower (integer 8-29)', () => {
@@ -54,6 +71,13 @@ describe('validateTxPower (integer 8-29)', () => {
     [30, 16],
     [8.5, 16],
     ['20', null],
+    ['8.0', 16],
+    ['10.0', 16],
+    ['8.5', 16],
+    ['1e1', 16],
+    [' 10', 16],
+    ['10 ', 16],
+    ['', 16],
   ] as [number | string, number | null][])('%j → %s', (value, expected) =>
     expect(code(validateTxPower(value))).toBe(expected),
   );
@@ -74,7 +98,13 @@ describe('validateAccessThreshold (-90..-60, or -100..-60)', () => {
     [-99, -100, null],
     [-60, -100, null],
     [-59, -100, 16],
-  ])('%j with min %i → %s', (value, min, expected) =>
+    ['-75', -90, null],
+    ['-75.0', -90, 16],
+    ['-75.5', -90, 16],
+    ['-7.5e1', -90, 16],
+    [' -75', -90, 16],
+    ['', -90, 16],
+  ] as [number | string, number, number | null][])('%j with min %i → %s', (value, min, expected) =>
     expect(code(validateAccessThreshold(value, min))).toBe(expected),
   );
   it('defaults to -90', () => expect(code(validateAccessThreshold(-95))).toBe(16));

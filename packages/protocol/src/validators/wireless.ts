@@ -1,13 +1,13 @@
 import { LIMITS } from '../enums/limits.ts';
 import { isCipherAllowed } from '../enums/wireless.ts';
 import { Codes } from '../errors.ts';
-import { integerMessage, maxCountMessage, rangeMessage, toNumber } from './messages.ts';
+import { integerMessage, maxCountMessage, rangeMessage, toInteger } from './messages.ts';
 import { validateIntegerInRange } from './numbers.ts';
 import { type Check, invalid } from './result.ts';
 
 /** SPEC.md §5: key update interval 60-99999 seconds, or 0 for none. */
 export function validateKeyUpdateInterval(value: number | string): Check {
-  const n = toNumber(value);
+  const n = toInteger(value);
   if (!Number.isInteger(n)) return invalid(Codes.FORM_DATA, integerMessage('Key update interval'));
   if (n === 0) return null;
   if (n < LIMITS.KEY_UPDATE_MIN || n > LIMITS.KEY_UPDATE_MAX) {
