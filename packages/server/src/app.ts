@@ -12,7 +12,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountRoutes } from './accounts/routes.ts';
-import { registerPrincipal } from './auth/principal.ts';
+import { registerPrincipal, signedInHook } from './auth/principal.ts';
 import { authRoutes } from './auth/routes.ts';
 import type { Deps } from './deps.ts';
 import { devRoutes } from './dev/routes.ts';
@@ -23,7 +23,7 @@ import { registerOriginCheck } from './http/origin.ts';
 import { recordRoutes } from './http/route-registry.ts';
 import type { App } from './http/types.ts';
 import { validatorCompiler } from './http/validation.ts';
-import { maintenanceRoutes } from './maintenance/routes.ts';
+import { firmwareDownloadRoutes, maintenanceRoutes } from './maintenance/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
 import { sharingRoutes } from './sharing/routes.ts';
 
@@ -106,14 +106,22 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
 
   await app.register(
     async (api) => {
+      // Public, or authenticated their own way: sign-in and sign-up (logout and the session answer
+      // for themselves), the WebSocket (checks the account before the upgrade), the devices'
+      // signed firmware downloads, the loopback-only dev outbox.
       await authRoutes(api as App, deps);
-      await accountRoutes(api as App, deps);
-      await projectRoutes(api as App, deps);
-      await deviceRoutes(api as App, deps);
       await eventRoutes(api as App, deps);
-      await sharingRoutes(api as App, deps);
-      await maintenanceRoutes(api as App, deps);
+      await firmwareDownloadRoutes(api as App, deps);
       if (config.devOutbox) await devRoutes(api as App, deps);
+      // Everything else needs an account: the check runs on every request before validation.
+      await api.register(async (signed) => {
+        signed.addHook('onRequest', signedInHook);
+        await accountRoutes(signed as App, deps);
+        await projectRoutes(signed as App, deps);
+        await deviceRoutes(signed as App, deps);
+        await sharingRoutes(signed as App, deps);
+        await maintenanceRoutes(signed as App, deps);
+      });
     },
     { prefix: '/api/v1' },
   );

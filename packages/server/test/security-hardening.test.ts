@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from './helpers/accounts.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
 
 let server: TestServer;
@@ -93,5 +94,54 @@ describe('the development outbox answers loopback callers only', () => {
       expect(res.statusCode, remoteAddress).toBe(200);
       expect(res.json().data[0].to, remoteAddress).toBe(email);
     }
+  });
+});
+
+describe('signed-out callers hear 9 before their body is validated', () => {
+  // One representative route (with a body or params that would fail validation) per plugin that
+  // needs an account: the answer is 401 with code 9, never 400 with 16.
+  const cases: [string, string, string, unknown?][] = [
+    ['projects', 'POST', '/projects', { name: '' }],
+    ['projects', 'PATCH', '/projects/1', { name: '' }],
+    ['projects', 'GET', '/projects/not-a-number'],
+    ['projects', 'GET', '/projects?pageSize=-1'],
+    ['sharing', 'POST', '/projects/1/shares', { account: '', right: 'bad' }],
+    ['sharing', 'POST', '/projects/1/invites', { right: 'bad' }],
+    ['sharing', 'POST', '/projects/1/transfer', {}],
+    ['sharing', 'GET', '/invites/x'],
+    ['devices', 'POST', '/projects/1/devices', { sn: '' }],
+    ['devices', 'GET', '/projects/1/devices?pageSize=-1'],
+    ['devices', 'PATCH', '/projects/1/devices/SN1', { name: '' }],
+    ['maintenance', 'POST', '/projects/1/devices/actions/reboot', { sns: 'bad' }],
+    ['maintenance', 'POST', '/projects/1/devices/SN1/actions/not-an-action', {}],
+    ['maintenance', 'GET', '/projects/0/devices/SN1/maintenance'],
+    ['account', 'PATCH', '/account', { nick: '' }],
+    ['account', 'POST', '/account/password', { oldPassword: '' }],
+  ];
+
+  it.each(cases)('%s: %s %s', async (_plugin, method, path, body) => {
+    const res = await server.client().request(method, path, body);
+    expect({ status: res.status, code: res.body.code }, JSON.stringify(res.body)).toEqual({
+      status: 401,
+      code: 9,
+    });
+  });
+
+  it('still validates the body of a signed-in caller (16)', async () => {
+    const { client } = await createAccount(server);
+    const res = await client.post('/projects', { name: '' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).not.toBe(9);
+  });
+
+  it('leaves the public routes public', async () => {
+    const client = server.client();
+    expect((await client.get('/health')).status).toBe(200);
+    const login = await client.post('/auth/login', { account: '', password: '' });
+    expect(login.status).toBe(400);
+    expect((await client.post('/auth/logout')).status).toBe(200);
+    // A device's signed firmware download: refused for its signature, not for a missing session.
+    const download = await client.get('/firmware/1/download?sn=SN1&exp=1&sig=x');
+    expect(download.body.code).toBe(5030);
   });
 });

@@ -26,9 +26,6 @@ const tags = ['account'];
 const Done = okSchema(z.null());
 const IdParams = z.object({ id: z.coerce.number().int().positive() });
 
-/** Runs before body validation, so a caller without an account hears 9/10/70 rather than 16. */
-const signedIn = { onRequest: async (request: FastifyRequest) => void requireAccount(request) };
-
 function context(request: FastifyRequest): CallContext {
   return { requestId: request.id, ip: request.ip, userAgent: request.headers['user-agent'] };
 }
@@ -54,7 +51,6 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/account',
     {
-      ...signedIn,
       schema: { tags, summary: 'The calling account', response: { 200: okSchema(AccountView) } },
     },
     async (request) => ok(await service.get(requireAccount(request))),
@@ -63,7 +59,6 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   app.patch(
     '/account',
     {
-      ...signedIn,
       schema: {
         tags,
         summary: 'Update the profile (company name and location once per year)',
@@ -77,7 +72,6 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/account/avatar',
     {
-      ...signedIn,
       schema: {
         tags,
         summary: 'Upload the avatar (multipart field `file`: jpg, png, gif or bmp, up to 10 MB)',
@@ -95,7 +89,6 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/accounts/:id/avatar',
     {
-      ...signedIn,
       schema: {
         tags,
         summary: 'An account avatar image (any signed-in account may read it)',
@@ -125,7 +118,6 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/account/password',
     {
-      ...signedIn,
       schema: {
         tags,
         summary: 'Change the password; other sessions are signed out (70), this one stays',
@@ -143,7 +135,6 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/account/scenarios',
     {
-      ...signedIn,
       schema: { tags, summary: 'Custom scenarios', response: { 200: okSchema(z.array(ScenarioView)) } },
     },
     async (request) => ok(await service.listScenarios(requireAccount(request))),
@@ -152,7 +143,6 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/account/scenarios',
     {
-      ...signedIn,
       schema: {
         tags,
         summary: 'Add a custom scenario (at most 20)',
@@ -167,7 +157,6 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   app.delete(
     '/account/scenarios/:id',
     {
-      ...signedIn,
       schema: { tags, summary: 'Delete a custom scenario', params: IdParams, response: { 200: Done } },
     },
     async (request) => {
@@ -179,7 +168,6 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/account/api-keys',
     {
-      ...signedIn,
       schema: { tags, summary: 'OpenAPI keys', response: { 200: okSchema(z.array(ApiKeyView)) } },
     },
     async (request) => ok(await service.listApiKeys(requireAccount(request))),
@@ -188,7 +176,6 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/account/api-keys',
     {
-      ...signedIn,
       schema: {
         tags,
         summary: 'Create an OpenAPI key; the secret is shown only in this answer',
@@ -203,7 +190,6 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   app.delete(
     '/account/api-keys/:id',
     {
-      ...signedIn,
       schema: { tags, summary: 'Delete an OpenAPI key', params: IdParams, response: { 200: Done } },
     },
     async (request) => {

@@ -34,6 +34,15 @@ export function requireAccount(request: FastifyRequest): Principal {
   throw new AppError(Codes.TOKEN_MISSING);
 }
 
+/**
+ * onRequest hook of every route that needs an account (app.ts registers the account, project,
+ * sharing, device and maintenance routes behind it). It runs before the body, query and params are
+ * validated, so a caller without an account hears 9/10/70 rather than 16.
+ */
+export async function signedInHook(request: FastifyRequest): Promise<void> {
+  requireAccount(request);
+}
+
 // Writing last_seen_at on every request would turn every read into a write.
 const TOUCH_AFTER_MS = 60_000;
 

@@ -39,15 +39,11 @@ function caller(request: FastifyRequest): Caller {
 /** Where devices reach this server: the address the caller used (a reverse proxy sets Host). */
 const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
-/** Runs before body validation, so a caller without an account hears 9/10/70 rather than 16. */
-const signedIn = { onRequest: async (request: FastifyRequest) => void requireAccount(request) };
-
-/** Device maintenance (src/maintenance/): actions on one device or many, firmware, remote management. */
+/** Device maintenance (signed in): actions on one device or many, firmware, remote management. */
 export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/projects/:id/devices/:sn/actions/:action',
     {
-      ...signedIn,
       schema: {
         tags,
         summary:
@@ -85,7 +81,6 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/projects/:id/devices/actions/:action',
     {
-      ...signedIn,
       schema: {
         tags,
         summary:
@@ -129,7 +124,6 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/projects/:id/firmware',
     {
-      ...signedIn,
       schema: {
         tags,
         summary:
@@ -187,35 +181,6 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
     },
   );
 
-  // Devices fetch their image here: no session, a signed short-lived URL (firmware.ts).
-  app.get(
-    '/firmware/:fid/download',
-    {
-      schema: {
-        hide: true,
-        params: z.object({ fid: z.coerce.number().int().positive() }),
-        querystring: z.object({ sn: Sn, exp: z.coerce.number().int(), sig: z.string().max(128) }),
-      },
-    },
-    async (request, reply) => {
-      const { fid } = request.params;
-      const { sn, exp, sig } = request.query;
-      if (!verifyDownload(deps.config.factoryKey, fid, sn, exp, sig, deps.now())) {
-        throw new AppError(Codes.FORBIDDEN, 'The download address is not valid or has expired');
-      }
-      const [row] = await deps.database.db
-        .select({ data: firmwareImages.data, fileName: firmwareImages.fileName })
-        .from(firmwareImages)
-        .where(eq(firmwareImages.id, fid));
-      if (!row) throw new AppError(Codes.NOT_FOUND);
-      return reply
-        .type('application/octet-stream')
-        .header('content-disposition', `attachment; filename="${row.fileName.replace(/[^\w.-]/g, '_')}"`)
-        .header('cache-control', 'no-store')
-        .send(row.data);
-    },
-  );
-
   // Remote management: the device's local page through the server, for the account that opened it.
   const proxy = async (
     request: FastifyRequest<{ Params: { token: string; '*'?: string } }>,
@@ -270,6 +235,40 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
     },
   };
   app.get('/remote/:token/*', proxySchema, proxy as never);
+}
+
+/**
+ * Devices fetch their image here: no session, a signed short-lived URL (firmware.ts). Registered
+ * outside the signed-in routes (app.ts).
+ */
+export async function firmwareDownloadRoutes(app: App, deps: Deps): Promise<void> {
+  app.get(
+    '/firmware/:fid/download',
+    {
+      schema: {
+        hide: true,
+        params: z.object({ fid: z.coerce.number().int().positive() }),
+        querystring: z.object({ sn: Sn, exp: z.coerce.number().int(), sig: z.string().max(128) }),
+      },
+    },
+    async (request, reply) => {
+      const { fid } = request.params;
+      const { sn, exp, sig } = request.query;
+      if (!verifyDownload(deps.config.factoryKey, fid, sn, exp, sig, deps.now())) {
+        throw new AppError(Codes.FORBIDDEN, 'The download address is not valid or has expired');
+      }
+      const [row] = await deps.database.db
+        .select({ data: firmwareImages.data, fileName: firmwareImages.fileName })
+        .from(firmwareImages)
+        .where(eq(firmwareImages.id, fid));
+      if (!row) throw new AppError(Codes.NOT_FOUND);
+      return reply
+        .type('application/octet-stream')
+        .header('content-disposition', `attachment; filename="${row.fileName.replace(/[^\w.-]/g, '_')}"`)
+        .header('cache-control', 'no-store')
+        .send(row.data);
+    },
+  );
 }
 
 /** The SHA-256 of a buffer (tests). */
