@@ -74,6 +74,25 @@ describe('error catalogue', () => {
   });
 });
 
+describe('SPEC.md §8 solution generator messages (no numbers in SPEC.md; ours from 5048)', () => {
+  it.each([
+    ['SOLUTION_INPUT', 5048, 'Incorrect client count, broadband or bandwidth', 400],
+    ['SOLUTION_EDIT_ORDER', 5049, 'Edit the core switch first, then the access switch', 409],
+    ['SOLUTION_SWITCHES_OUTNUMBER_APS', 5050, 'The switches outnumber the APs', 400],
+    ['SOLUTION_NO_DEVICE_TYPE', 5051, 'Device type not selected', 400],
+    ['SOLUTION_NO_PLAN', 5052, 'No matching plan', 409],
+  ] as const)('%s is %i: "%s" (%i)', (name, code, message, status) => {
+    expect((Codes as Record<string, number>)[name]).toBe(code);
+    expect(errorMessage(code)).toBe(message);
+    expect(httpStatusFor(code)).toBe(status);
+  });
+
+  it('leaves the codes before them as they were', () => {
+    expect(errorMessage(5047)).toBe('The API key limit has been reached');
+    expect(Codes.API_KEY_LIMIT).toBe(5047);
+  });
+});
+
 describe('docs/error-codes.md', () => {
   const doc = readFileSync(new URL('../../../docs/error-codes.md', import.meta.url), 'utf8');
   const rows = new Map(

@@ -163,6 +163,12 @@ export const ERROR_CATALOGUE = {
   5045: e('At most 5 countries can be shown on the data screen', 409),
   5046: e('The device is rebooting or upgrading, try again later', 409),
   5047: e('The API key limit has been reached', 409),
+  // Solution generator (SPEC.md §8 names these without numbers; §9 gives the tool's per-project counts).
+  5048: e('Incorrect client count, broadband or bandwidth', 400),
+  5049: e('Edit the core switch first, then the access switch', 409),
+  5050: e('The switches outnumber the APs', 400),
+  5051: e('Device type not selected', 400),
+  5052: e('No matching plan', 409),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -264,6 +270,11 @@ export const Codes = {
   COUNTRY_LIMIT: 5045,
   DEVICE_BUSY: 5046,
   API_KEY_LIMIT: 5047,
+  SOLUTION_INPUT: 5048,
+  SOLUTION_EDIT_ORDER: 5049,
+  SOLUTION_SWITCHES_OUTNUMBER_APS: 5050,
+  SOLUTION_NO_DEVICE_TYPE: 5051,
+  SOLUTION_NO_PLAN: 5052,
   DUPLICATE_SSID: 5009,
 } as const satisfies Record<string, ErrorCode>;
 
