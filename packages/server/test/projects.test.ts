@@ -1,5 +1,5 @@
 import type { AuditView, ProjectView } from '@beacon/protocol';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, customScenarios, projects } from '../src/db/schema.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
@@ -249,7 +249,12 @@ describe('projects: create, read, update, delete', () => {
       expect(res.body.data).toEqual({ id: created.id });
       expect((await alice.client.get(`/projects/${created.id}`)).body.code).toBe(30);
       expect(await storedRow(created.id)).toBeUndefined();
-      const rows = await server.database.db.select().from(auditLog).where(eq(auditLog.projectId, created.id));
+      // In the order written (a select without ORDER BY has none).
+      const rows = await server.database.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.projectId, created.id))
+        .orderBy(asc(auditLog.id));
       expect(rows.map((r) => r.action)).toEqual(['create', 'delete']);
       expect(rows[1].before).toMatchObject({ name: created.name });
       expect(rows[1].after).toBeNull();
