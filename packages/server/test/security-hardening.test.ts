@@ -202,3 +202,30 @@ describe('a reset code answers as fast whether the account exists or not', () =>
     ).toHaveLength(0);
   });
 });
+
+describe('Origin: null', () => {
+  it('refuses a state-changing request that carries the session cookie (5035)', async () => {
+    const { client } = await createAccount(server);
+    client.origin = 'null';
+    const logout = await client.post('/auth/logout');
+    expect(logout.status).toBe(403);
+    expect(logout.body.code).toBe(5035);
+    const create = await client.post('/projects', { name: 'From a sandbox', netMode: 'WLAN' });
+    expect(create.body.code).toBe(5035);
+    // The session is still there: the refused logout did nothing.
+    client.origin = undefined;
+    expect((await client.get('/auth/session')).body.code).toBe(0);
+  });
+
+  it('lets a request without the cookie through, as before', async () => {
+    const client = server.client();
+    client.origin = 'null';
+    const logout = await client.post('/auth/logout');
+    expect(logout.status).toBe(200);
+    expect(logout.body.code).toBe(0);
+    // Reads are never refused for their Origin.
+    const { client: signedIn } = await createAccount(server);
+    signedIn.origin = 'null';
+    expect((await signedIn.get('/auth/session')).body.code).toBe(0);
+  });
+});
