@@ -14,7 +14,8 @@ import { PageTitle } from './layout/PageTitle.tsx';
 import { FullPageSpin } from './layout/Spinners.tsx';
 import { currentProject, selectProject, useCurrentProject } from './session/currentProject.ts';
 import { mayBeLost } from './session/projectLoss.ts';
-import { gateContext, SESSION_KEY, useSession } from './session/session.ts';
+import { gateContext, useSession } from './session/session.ts';
+import { forgetSession, sessionGate } from './session/signedOut.ts';
 import { errorText, setMessageApi } from './state/feedback.ts';
 
 const PUBLIC_PREFIXES = ['/login', '/signup', '/reset-password', '/static/'];
@@ -43,7 +44,11 @@ const REAL_PAGES: Record<string, () => ReactNode> = {
   '/manage/devconf': () => <DevicesPage />,
 };
 
-/** Sends the user to /login when any call answers 401 with code 9 or 10. */
+/**
+ * Sends the user to /login when any call answers that the browser is signed out: 401 with 9 or 10
+ * (token missing or old), 70 (the password was modified: a reset or a change elsewhere ended every
+ * session of the account) or 5003 (logged in elsewhere). Every cached answer goes, the session's too.
+ */
 function AuthWatcher() {
   const navigate = useNavigate();
   const location = useLocation();
@@ -53,8 +58,7 @@ function AuthWatcher() {
       onUnauthorized(() => {
         const path = window.location.pathname;
         if (isPublicPath(path)) return;
-        queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] });
-        queryClient.setQueryData(SESSION_KEY, undefined);
+        forgetSession(queryClient);
         navigate('/login', { replace: true, state: { reason: 'expired', from: path } });
       }),
     [navigate, queryClient],
@@ -111,11 +115,11 @@ function RequireSession() {
   const { t } = useTranslation();
   const location = useLocation();
   const session = useSession();
-  if (session.data) return <MainLayout session={session.data} />;
-  if (!session.isError) return <FullPageSpin />;
-  if (isApiError(session.error) && session.error.status === 401) {
-    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
-  }
+  // A signed-out answer wins over the session React Query keeps from before a failed refetch.
+  const gate = sessionGate(session);
+  if (gate === 'login') return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (gate === 'shell' && session.data) return <MainLayout session={session.data} />;
+  if (gate === 'wait') return <FullPageSpin />;
   return (
     <Result
       status="error"
@@ -133,7 +137,7 @@ function RequireSession() {
 function PublicOnly({ children }: { children: ReactNode }) {
   const session = useSession();
   const project = useCurrentProject();
-  if (session.data) {
+  if (sessionGate(session) === 'shell' && session.data) {
     const landing = landingPath(gateContext(session.data, project?.netMode)) ?? '/';
     return <Navigate to={landing} replace />;
   }

@@ -5,7 +5,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './App.tsx';
-import { isApiError } from './api/index.ts';
+import { isApiError, isSignedOutError } from './api/index.ts';
 import './i18n/index.ts';
 import { errorText, showError } from './state/feedback.ts';
 
@@ -13,7 +13,8 @@ const queryClient = new QueryClient({
   queryCache: new QueryCache({
     onError: (error, query) => {
       if (query.meta?.silent) return;
-      if (isApiError(error) && error.status === 401 && (error.code === 9 || error.code === 10)) return;
+      // Signed out (9, 10, 70, 5003): AuthWatcher goes to the login page; no toast.
+      if (isSignedOutError(error)) return;
       showError(errorText(error));
     },
   }),

@@ -1,6 +1,6 @@
-import { CLIENT_FAILURE_MESSAGES, errorMessage } from '@beacon/protocol';
+import { CLIENT_FAILURE_MESSAGES, Codes, errorMessage } from '@beacon/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, createClient } from './client.ts';
+import { ApiError, createClient, isSignedOutError } from './client.ts';
 
 type Answer = { status: number; body: string } | Error;
 
@@ -124,8 +124,15 @@ describe('api client', () => {
     expect(messages.size).toBe(3);
   });
 
-  it('reports 401 with code 9 or 10 to the unauthorized handler only', async () => {
-    for (const code of [9, 10]) {
+  it('reports 401 with code 9, 10, 70 or 5003 to the unauthorized handler only', async () => {
+    // 70: a reset or a password change elsewhere ended every session of the account;
+    // 5003: the session was displaced by a login elsewhere.
+    for (const code of [
+      Codes.TOKEN_MISSING,
+      Codes.TOKEN_OLD,
+      Codes.PASSWORD_MODIFIED,
+      Codes.LOGIN_ELSEWHERE,
+    ]) {
       const { client, onUnauthorized } = setup({ status: 401, body: JSON.stringify({ code, message: 'm' }) });
       const e = await failure(client.get('/auth/session'));
       expect(e.code).toBe(code);
@@ -137,5 +144,27 @@ describe('api client', () => {
     const forbidden = setup({ status: 403, body: '{"code":9}' });
     await failure(forbidden.client.get('/x'));
     expect(forbidden.onUnauthorized).not.toHaveBeenCalled();
+    const modifiedButForbidden = setup({ status: 403, body: '{"code":70}' });
+    await failure(modifiedButForbidden.client.get('/x'));
+    expect(modifiedButForbidden.onUnauthorized).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    [401, 9, true],
+    [401, 10, true],
+    [401, 70, true],
+    [401, 5003, true],
+    [401, 5001, false],
+    [401, 6, false],
+    [403, 70, false],
+    [409, 36, false],
+  ])('isSignedOutError: %i with code %i → %s', (status, code, expected) => {
+    expect(isSignedOutError(new ApiError({ kind: 'server', code, status, message: 'm' }))).toBe(expected);
+  });
+
+  it('isSignedOutError: client-side failures and other errors are not signed out', () => {
+    expect(isSignedOutError(new ApiError({ kind: 'network', code: null, message: 'm' }))).toBe(false);
+    expect(isSignedOutError(new Error('x'))).toBe(false);
+    expect(isSignedOutError(null)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { CLIENT_FAILURE_MESSAGES, errorMessage, isKnownCode } from '@beacon/protocol';
+import { CLIENT_FAILURE_MESSAGES, Codes, errorMessage, isKnownCode } from '@beacon/protocol';
 
 export type ApiFailureKind = 'server' | 'network' | 'noReturnCode' | 'malformed';
 
@@ -29,6 +29,22 @@ export class ApiError extends Error {
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
 
+/**
+ * The codes of a 401 that mean this browser is signed out: 9 (token missing), 10 (old token), 70
+ * (password modified: a reset or a password change elsewhere ended every session of the account)
+ * and 5003 (the session was displaced by a login elsewhere).
+ */
+export const SIGNED_OUT_CODES: ReadonlySet<number> = new Set([
+  Codes.TOKEN_MISSING,
+  Codes.TOKEN_OLD,
+  Codes.PASSWORD_MODIFIED,
+  Codes.LOGIN_ELSEWHERE,
+]);
+
+/** A failed answer that means the caller is signed out (401 with one of SIGNED_OUT_CODES). */
+export const isSignedOutError = (e: unknown): e is ApiError =>
+  e instanceof ApiError && e.status === 401 && e.code !== null && SIGNED_OUT_CODES.has(e.code);
+
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export interface ClientOptions {
@@ -36,7 +52,7 @@ export interface ClientOptions {
   fetch: typeof fetch;
   /** Bearer token for openapi access; null for web access (cookie). */
   getToken: () => string | null;
-  /** Called on 401 with code 9 or 10 (token missing / old). */
+  /** Called on a signed-out answer: 401 with code 9, 10, 70 or 5003 (SIGNED_OUT_CODES). */
   onUnauthorized: (error: ApiError) => void;
   /** Called with each failed answer and the call's path (below baseUrl, query included) before it throws. */
   onFailure?: (error: ApiError, path: string) => void;
@@ -47,8 +63,6 @@ export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
 }
-
-const UNAUTHORIZED_CODES = new Set([9, 10]);
 
 export function buildQuery(query: RequestOptions['query']): string {
   if (!query) return '';
@@ -136,9 +150,7 @@ export function createClient(opts: ClientOptions) {
     try {
       return interpretAnswer<T>(res.status, text);
     } catch (e) {
-      if (e instanceof ApiError && e.status === 401 && e.code !== null && UNAUTHORIZED_CODES.has(e.code)) {
-        opts.onUnauthorized(e);
-      }
+      if (isSignedOutError(e)) opts.onUnauthorized(e);
       if (e instanceof ApiError) opts.onFailure?.(e, path);
       throw e;
     }

@@ -19,7 +19,7 @@ import type {
 import { storage } from '../storage/storage.ts';
 import { type ApiError, createClient } from './client.ts';
 
-export { ApiError, isApiError } from './client.ts';
+export { ApiError, isApiError, isSignedOutError } from './client.ts';
 
 export interface Paged<T> {
   items: T[];
