@@ -194,11 +194,17 @@ describe('profile', () => {
   it('keeps emails unique (13) and lets the new email log in', async () => {
     const a = await createAccount(server);
     const b = await createAccount(server);
-    const taken = await a.client.patch('/account', { email: b.email.toUpperCase() });
+    const taken = await a.client.patch('/account', {
+      email: b.email.toUpperCase(),
+      currentPassword: a.password,
+    });
     expect(taken.status).toBe(409);
     expect(taken.body.code).toBe(13);
     const fresh = `renamed-${Date.now()}@example.com`;
-    const res = await a.client.patch<AccountViewBody>('/account', { email: fresh });
+    const res = await a.client.patch<AccountViewBody>('/account', {
+      email: fresh,
+      currentPassword: a.password,
+    });
     expect(res.body.code).toBe(0);
     expect(res.body.data.email).toBe(fresh);
     const login = await server.client().post('/auth/login', { account: fresh, password: a.password });
@@ -207,8 +213,12 @@ describe('profile', () => {
     expect((await server.client().post('/auth/codes', { email: fresh, purpose: 'signup' })).body.code).toBe(
       13,
     );
-    expect((await b.client.patch('/account', { email: fresh })).body.code).toBe(13);
-    expect((await b.client.patch('/account', { email: a.email })).body.code).toBe(13);
+    expect((await b.client.patch('/account', { email: fresh, currentPassword: b.password })).body.code).toBe(
+      13,
+    );
+    expect(
+      (await b.client.patch('/account', { email: a.email, currentPassword: b.password })).body.code,
+    ).toBe(13);
 
     // Password reset codes go to the current email only.
     const outbox = async (to: string) => {

@@ -229,3 +229,54 @@ describe('Origin: null', () => {
     expect((await signedIn.get('/auth/session')).body.code).toBe(0);
   });
 });
+
+describe('changing the profile email needs the current password', () => {
+  const account = (res: HttpResult) => (res.body.data as { email: string }).email;
+
+  it('refuses an email change without the current password (16) and keeps the email', async () => {
+    const a = await createAccount(server);
+    const res = await a.client.patch('/account', { email: newEmail('no-password') });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe(16);
+    expect(res.body.fields).toHaveProperty('currentPassword');
+    expect(account(await a.client.get('/account'))).toBe(a.email);
+    // Other fields, and the email set to its current value, need no password.
+    expect((await a.client.patch('/account', { nick: 'NoPassword', email: a.email })).body.code).toBe(0);
+  });
+
+  it('refuses a wrong current password with the code change-password uses (6)', async () => {
+    const a = await createAccount(server);
+    const res = await a.client.patch('/account', {
+      email: newEmail('wrong-password'),
+      currentPassword: 'not-the-password',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe(6);
+    expect(res.body.fields).toHaveProperty('currentPassword');
+    expect(account(await a.client.get('/account'))).toBe(a.email);
+  });
+
+  it('counts wrong current passwords towards the login lockout (80)', async () => {
+    const a = await createAccount(server);
+    const email = newEmail('lockout');
+    for (let i = 1; i <= 4; i++) {
+      const res = await a.client.patch('/account', { email, currentPassword: `wrong-${i}` });
+      expect(res.body.code, `attempt ${i}`).toBe(6);
+    }
+    expect((await a.client.patch('/account', { email, currentPassword: 'wrong-5' })).body.code).toBe(80);
+    // Locked: the right password is refused too, and so is the login.
+    expect((await a.client.patch('/account', { email, currentPassword: a.password })).body.code).toBe(80);
+    const login = await server.client().post('/auth/login', { account: a.email, password: a.password });
+    expect(login.body.code).toBe(80);
+  });
+
+  it('changes the email with the right current password', async () => {
+    const a = await createAccount(server);
+    const email = newEmail('right-password');
+    const res = await a.client.patch('/account', { email, currentPassword: a.password });
+    expect(res.status).toBe(200);
+    expect(res.body.code).toBe(0);
+    expect(account(res)).toBe(email);
+    expect(account(await a.client.get('/account'))).toBe(email);
+  });
+});

@@ -3,11 +3,15 @@ import { validateAccountPassword, validateEmail } from '../validators/account.ts
 import { validateName } from '../validators/names.ts';
 import { checked } from '../validators/zod.ts';
 
-/** PATCH /api/v1/account — company name and location change once per year (codes 14, 15). */
+/**
+ * PATCH /api/v1/account — company name and location change once per year (codes 14, 15). Changing
+ * the email needs `currentPassword` (the server answers 16 without it, 6 when it is wrong).
+ */
 export const UpdateProfileBody = z
   .object({
     nick: checked(z.string().trim(), (v) => validateName(v, 'Nickname', 32)).optional(),
     email: checked(z.string().trim().toLowerCase(), validateEmail).optional(),
+    currentPassword: z.string().min(1, 'Enter your current password').max(128).optional(),
     companyName: z.string().trim().min(1).max(64).optional(),
     companyLocation: z.string().trim().min(1).max(64).optional(),
     remindTags: z.array(z.string().max(32)).max(20).optional(),

@@ -70,6 +70,26 @@ export function createAccountService(deps: Deps, auth: AuthService) {
     return row;
   }
 
+  /**
+   * The caller proves it knows the account's password (change password, change email): refused
+   * while the login is locked (80); a wrong password answers 6 on `field` and counts towards the
+   * login lockout, the 5th failure within 5 minutes answering 80.
+   */
+  async function confirmPassword(
+    row: repo.AccountRow,
+    password: string,
+    field: string,
+    wrong: string,
+    now: Date,
+  ): Promise<void> {
+    await auth.assertLoginNotLocked(row.id, now);
+    if (await verifyPassword(row.passwordHash, password)) return;
+    if (await auth.recordLoginFailure(row.id, now)) throw new AppError(Codes.PASSWORD_INPUT_LIMIT);
+    throw new AppError(Codes.PASSWORD, wrong, { [field]: wrong });
+  }
+
+  const ENTER_CURRENT_PASSWORD = 'Enter your current password to change the email';
+
   return {
     async get(principal: Principal): Promise<AccountView> {
       return toAccountView(await load(principal), deps.now());
@@ -78,10 +98,31 @@ export function createAccountService(deps: Deps, auth: AuthService) {
     /**
      * PATCH /account. Company name and location may each change once per year (14, 15): setting
      * one for the first time counts as a change, setting the current value does not. A new email
-     * must not be any other account's login name or email (13).
+     * needs the current password (16 without it; a wrong one answers 6 and counts towards the
+     * login lockout, as for a password change) and must not be any other account's login name or
+     * email (13).
      */
     async update(principal: Principal, body: UpdateProfileBody, ctx: CallContext): Promise<AccountView> {
       const now = deps.now();
+      let passwordConfirmed = false;
+      if (body.email !== undefined) {
+        const current = await load(principal);
+        if (body.email !== current.email) {
+          if (!body.currentPassword) {
+            throw new AppError(Codes.FORM_DATA, ENTER_CURRENT_PASSWORD, {
+              currentPassword: ENTER_CURRENT_PASSWORD,
+            });
+          }
+          await confirmPassword(
+            current,
+            body.currentPassword,
+            'currentPassword',
+            'The current password is incorrect',
+            now,
+          );
+          passwordConfirmed = true;
+        }
+      }
       return db.transaction(async (tx) => {
         const row = await repo.getAccount(tx, principal.accountId, true);
         if (!row) throw new AppError(Codes.TOKEN_OLD);
@@ -104,6 +145,12 @@ export function createAccountService(deps: Deps, auth: AuthService) {
           changes.companyLocationChangedAt = now;
         }
         if (body.email !== undefined && body.email !== row.email) {
+          // The email changed since it was read above: the password was not asked for.
+          if (!passwordConfirmed) {
+            throw new AppError(Codes.FORM_DATA, ENTER_CURRENT_PASSWORD, {
+              currentPassword: ENTER_CURRENT_PASSWORD,
+            });
+          }
           await lockKey(tx, `email:${body.email}`);
           if (await repo.emailTaken(tx, body.email, row.id)) throw new AppError(Codes.USER_EXISTS);
           changes.email = body.email;
@@ -168,15 +215,8 @@ export function createAccountService(deps: Deps, auth: AuthService) {
       const mismatch = validatePasswordConfirmation(body.password, body.confirmPassword);
       if (mismatch)
         throw new AppError(mismatch.code, mismatch.message, { confirmPassword: mismatch.message });
-      await auth.assertLoginNotLocked(principal.accountId, now);
       const row = await load(principal);
-      if (!(await verifyPassword(row.passwordHash, body.oldPassword))) {
-        const locked = await auth.recordLoginFailure(principal.accountId, now);
-        if (locked) throw new AppError(Codes.PASSWORD_INPUT_LIMIT);
-        throw new AppError(Codes.PASSWORD, 'The old password is incorrect', {
-          oldPassword: 'The old password is incorrect',
-        });
-      }
+      await confirmPassword(row, body.oldPassword, 'oldPassword', 'The old password is incorrect', now);
       const passwordHash = await hashPassword(body.password);
       return db.transaction(async (tx) => {
         const passwordVersion = await setPassword(tx, row.id, passwordHash, now);

@@ -90,6 +90,11 @@ function useAccountSaved() {
   };
 }
 
+/** The email field differs from the account's email as the server compares them (trimmed, lower case). */
+function isEmailChange(value: string, current: string): boolean {
+  return value.trim().toLowerCase() !== current;
+}
+
 function ProfileCard({ account }: { account: AccountView }) {
   const { t } = useTranslation();
   const [form] = Form.useForm();
@@ -107,12 +112,19 @@ function ProfileCard({ account }: { account: AccountView }) {
 
   const nameLocked = account.companyNameLockedUntil !== null;
   const locationLocked = account.companyLocationLockedUntil !== null;
+  // A new email needs the current password (the server refuses it otherwise): ask for it then.
+  const emailValue: unknown = Form.useWatch('email', form);
+  const emailChanged = typeof emailValue === 'string' && isEmailChange(emailValue, account.email);
 
   const onFinish = async (raw: Record<string, unknown>) => {
-    const values = blanks(raw, ['nick', 'email', 'companyName', 'companyLocation']);
+    const values = blanks(raw, ['nick', 'email', 'companyName', 'companyLocation', 'currentPassword']);
     const changed: Record<string, unknown> = {};
-    for (const k of ['nick', 'email', 'companyName', 'companyLocation'] as const) {
+    for (const k of ['nick', 'companyName', 'companyLocation'] as const) {
       if (String(values[k]).trim() !== account[k]) changed[k] = values[k];
+    }
+    if (isEmailChange(String(values.email), account.email)) {
+      changed.email = values.email;
+      if (values.currentPassword !== '') changed.currentPassword = values.currentPassword;
     }
     if (Object.keys(changed).length === 0) {
       showSuccess(t('account.noChanges'));
@@ -120,8 +132,13 @@ function ProfileCard({ account }: { account: AccountView }) {
     }
     const body = parseForm(UpdateProfileBody, changed, form);
     if (!body) return;
+    if (body.email !== undefined && !body.currentPassword) {
+      form.setFields([{ name: 'currentPassword', errors: [t('account.currentPasswordRequired')] }]);
+      return;
+    }
     await run(async () => {
       const updated = await withLoadState('saving', () => api.updateAccount(body));
+      form.setFieldValue('currentPassword', '');
       saved(updated);
       showSuccess(t('account.profileSaved'));
     });
@@ -227,6 +244,17 @@ function ProfileCard({ account }: { account: AccountView }) {
               <Input disabled={locationLocked} data-testid="account-company-location" maxLength={64} />
             </Form.Item>
           </Col>
+          {emailChanged && (
+            <Col xs={24} md={12}>
+              <Form.Item
+                name="currentPassword"
+                label={t('account.currentPassword')}
+                extra={t('account.currentPasswordHint')}
+              >
+                <Input.Password autoComplete="current-password" data-testid="account-current-password" />
+              </Form.Item>
+            </Col>
+          )}
         </Row>
         <Button type="primary" htmlType="submit" loading={busy} data-testid="account-save">
           {t('account.saveProfile')}
