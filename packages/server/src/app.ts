@@ -29,6 +29,12 @@ import { sharingRoutes } from './sharing/routes.ts';
 
 // SPEC.md §9: firmware (40 MB) is the largest upload; each route checks its own limit.
 const MAX_UPLOAD_BYTES = LIMITS.FIRMWARE_MAX_BYTES;
+/**
+ * Every JSON (or text) body: far above any form, yet a caller cannot make the server buffer and
+ * parse tens of megabytes. Multipart uploads are not read through this limit: each upload route
+ * streams its file under its own limit (firmware 40 MB, avatar 10 MB, device import 5 MB).
+ */
+const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export interface BuildOptions {
   deps: Omit<Deps, 'log'>;
@@ -45,7 +51,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     trustProxy: base.config.trustProxy,
-    bodyLimit: MAX_UPLOAD_BYTES + 1024 * 1024,
+    bodyLimit: BODY_LIMIT_BYTES,
   }).withTypeProvider<ZodTypeProvider>();
   recordRoutes(app);
   const deps: Deps = { ...base, log: app.log };

@@ -1,7 +1,15 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AVATAR_MAX_BYTES } from '../src/accounts/service.ts';
+import { insertProject } from './devices.helpers.ts';
 import { createAccount } from './helpers/accounts.ts';
 import { type HttpResult, startTestServer, type TestServer } from './helpers/harness.ts';
+
+// A real 1×1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 let server: TestServer;
 let seq = 0;
@@ -278,5 +286,64 @@ describe('changing the profile email needs the current password', () => {
     expect(res.body.code).toBe(0);
     expect(account(res)).toBe(email);
     expect(account(await a.client.get('/account'))).toBe(email);
+  });
+});
+
+describe('request size limits', () => {
+  it('refuses a 2 MB JSON body with 5040 (413) before it is parsed', async () => {
+    const { client } = await createAccount(server);
+    const big = { name: 'x'.repeat(2 * 1024 * 1024), netMode: 'WLAN' };
+    const res = await client.post('/projects', big);
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 413, code: 5040 });
+    // Before sign-in too: the login route takes no more than the others.
+    const login = await server.client().post('/auth/login', { account: 'a@example.com', password: big.name });
+    expect({ status: login.status, code: login.body.code }).toEqual({ status: 413, code: 5040 });
+  });
+
+  it('reads a body just under 1 MB (it reaches validation)', async () => {
+    const { client } = await createAccount(server);
+    const res = await client.post('/projects', { name: 'x'.repeat(1000 * 1024), netMode: 'WLAN' });
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 16 });
+  });
+
+  it('still takes uploads at their own limits, far above 1 MB', async () => {
+    const a = await createAccount(server);
+    // An avatar of exactly 10 MB (a real PNG, padded) is kept.
+    const avatar = Buffer.alloc(AVATAR_MAX_BYTES);
+    PNG.copy(avatar);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(avatar)]), 'me.png');
+    const res = await a.client.request('POST', '/account/avatar', form);
+    expect(res.body.code).toBe(0);
+    // A 2 MB device-import file reaches the spreadsheet reader (5018: not a spreadsheet), not 5040.
+    const projectId = await insertProject(server, a.id);
+    const sheet = new FormData();
+    sheet.append('file', new Blob([new Uint8Array(2 * 1024 * 1024)]), 'devices.xlsx');
+    const imported = await a.client.request('POST', `/projects/${projectId}/devices/import`, sheet);
+    expect(imported.body.code).toBe(5018);
+  });
+
+  it('refuses a login password of 129 characters as a validation error, before any hashing', async () => {
+    const a = await createAccount(server);
+    const res = await server.client().post('/auth/login', { account: a.email, password: 'p'.repeat(129) });
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 16 });
+    // 128 characters is still checked against the account (and is wrong here).
+    const edge = await server.client().post('/auth/login', { account: a.email, password: 'p'.repeat(128) });
+    expect(edge.body.code).toBe(5001);
+  });
+
+  it('refuses an old or current password of 129 characters as a validation error', async () => {
+    const a = await createAccount(server);
+    const change = await a.client.post('/account/password', {
+      oldPassword: 'p'.repeat(129),
+      password: 'new-secret-1',
+      confirmPassword: 'new-secret-1',
+    });
+    expect({ status: change.status, code: change.body.code }).toEqual({ status: 400, code: 16 });
+    const profile = await a.client.patch('/account', {
+      email: newEmail('long-password'),
+      currentPassword: 'p'.repeat(129),
+    });
+    expect({ status: profile.status, code: profile.body.code }).toEqual({ status: 400, code: 16 });
   });
 });

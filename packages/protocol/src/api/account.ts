@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { validateAccountPassword, validateEmail } from '../validators/account.ts';
 import { validateName } from '../validators/names.ts';
 import { checked } from '../validators/zod.ts';
+import { PASSWORD_INPUT_MAX } from './auth.ts';
 
 /**
  * PATCH /api/v1/account — company name and location change once per year (codes 14, 15). Changing
@@ -11,7 +12,11 @@ export const UpdateProfileBody = z
   .object({
     nick: checked(z.string().trim(), (v) => validateName(v, 'Nickname', 32)).optional(),
     email: checked(z.string().trim().toLowerCase(), validateEmail).optional(),
-    currentPassword: z.string().min(1, 'Enter your current password').max(128).optional(),
+    currentPassword: z
+      .string()
+      .min(1, 'Enter your current password')
+      .max(PASSWORD_INPUT_MAX, 'The password is too long')
+      .optional(),
     companyName: z.string().trim().min(1).max(64).optional(),
     companyLocation: z.string().trim().min(1).max(64).optional(),
     remindTags: z.array(z.string().max(32)).max(20).optional(),
@@ -21,7 +26,7 @@ export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
 
 /** POST /api/v1/account/password */
 export const ChangePasswordBody = z.object({
-  oldPassword: z.string().min(1),
+  oldPassword: z.string().min(1).max(PASSWORD_INPUT_MAX, 'The password is too long'),
   password: checked(z.string(), validateAccountPassword),
   confirmPassword: z.string(),
 });

@@ -50,11 +50,10 @@ export function errorHandler(
   if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return sendError(request, reply, new AppError(Codes.FORM_DATA, 'Unsupported content type'));
   }
-  if (
-    fe.code === 'FST_REQ_FILE_TOO_LARGE' ||
-    fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ||
-    fe.statusCode === 413
-  ) {
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return sendError(request, reply, new AppError(Codes.FILE_TOO_LARGE, 'The request is too large'));
+  }
+  if (fe.code === 'FST_REQ_FILE_TOO_LARGE' || fe.statusCode === 413) {
     return sendError(request, reply, new AppError(Codes.FILE_TOO_LARGE));
   }
   if (fe.statusCode === 429) return sendError(request, reply, new AppError(Codes.RATE_LIMITED));
