@@ -46,7 +46,7 @@ export interface IngestHooks {
   onReply(sn: string, reply: Reply): Promise<void>;
   /** After a hello: the device's row as stored (commands.ts re-sends a configuration that differs). */
   afterHello(row: DeviceRow): Promise<void>;
-  /** After a state message (commands.ts updates the configuration status of an apply-config). */
+  /** After a state message (commands.ts re-sends a pending configuration to an idle device that runs another revision). */
   afterState?(row: DeviceRow): Promise<void>;
 }
 
