@@ -453,8 +453,11 @@ export async function previewInvite(deps: ServiceDeps, caller: Caller, code: str
 export async function acceptInvite(deps: ServiceDeps, caller: Caller, code: string): Promise<ProjectIdView> {
   const now = deps.now();
   return write(deps, async (tx) => {
+    // Locks in the order every other share write takes them — project, account, member, invite — so
+    // an owner editing or deleting this pending share at the same moment waits instead of deadlocking.
+    const seen = await usableInvite(tx, caller, code, now, false);
+    const project = await repo.lockProject(tx, seen.projectId);
     const invite = await usableInvite(tx, caller, code, now, true);
-    const project = await repo.lockProject(tx, invite.projectId);
     if (!project || project.project.isDemo) throw new AppError(Codes.PROJECT_INVALID);
     if (project.project.ownerId === caller.accountId) throw new AppError(Codes.SHARE_TO_SELF);
     await repo.lockAccount(tx, caller.accountId);
