@@ -9,7 +9,6 @@ import {
   type CommandParamsInput,
   CommandState,
   type DeviceConfigInput,
-  DeviceStatus,
   deviceConfigSchema,
   downTopic,
   errorMessage,
@@ -109,7 +108,7 @@ interface ClaimedDevice {
 /**
  * A re-send of a pending configuration (resendConfig) is claimed only while the device still needs
  * that revision and can take it: the same revision still desired and pending, the device online and
- * idle. Checked under the device row's lock, so a re-send that waited for another command to end
+ * idle (canTakeConfig). Checked under the device row's lock, so a re-send that waited for another command to end
  * does not repeat a revision that command has just applied.
  */
 function stillPending(revision: number) {
@@ -117,8 +116,16 @@ function stillPending(revision: number) {
     d.desiredRevision === revision &&
     d.configStatus === 'pending' &&
     d.reportedRevision !== revision &&
-    d.status === DeviceStatus.ONLINE &&
-    d.operation === null;
+    canTakeConfig(d);
+}
+
+/**
+ * Online in any sense (1, 2 upgrade done, 6 upload failed, 7 online not saved) and not busy
+ * (busyCode: upgrading, restarting or in another operation) — a device that stays at 2 or 7 still
+ * gets its pending configuration.
+ */
+function canTakeConfig(d: { status: number; operation: string | null }): boolean {
+  return !isOfflineStatus(d.status) && busyCode(d.status, d.operation) === null;
 }
 
 interface Waiter {
@@ -816,7 +823,7 @@ export class CommandService {
    */
   async afterState(row: DeviceRow): Promise<void> {
     if (this.closed || row.configStatus !== 'pending') return;
-    if (row.status !== DeviceStatus.ONLINE || row.operation !== null) return;
+    if (!canTakeConfig(row)) return;
     if (row.reportedRevision === row.desiredRevision) return;
     this.resendConfig(row.sn);
   }
