@@ -3,7 +3,7 @@ import { deriveDeviceSecret, downTopic, upTopic } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceCommands, deviceEvents } from '../src/db/schema.ts';
+import { deviceCommands, deviceEvents, devices } from '../src/db/schema.ts';
 import { SYSTEM_ACTOR } from '../src/gateway/commands.ts';
 import {
   deviceRow,
@@ -282,6 +282,38 @@ describe('desired configuration', () => {
       const r = await deviceRow(server, sn);
       return r?.configStatus === 'applied' ? r : null;
     }, 'configuration applied after the hello');
+    expect(row).toMatchObject({ desiredRevision: 1, reportedRevision: 1 });
+    const rows = await commandRows(sn);
+    expect(rows.filter((r) => r.name === 'apply-config').map((r) => r.state)).toEqual(['success']);
+  });
+
+  it('sends a pending configuration to a device that reports "online, not saved" (7), not only 1', async () => {
+    const sn = testSn('S');
+    const d = await simulateOnline(server, sn);
+    // Its boot messages (a state 1 would trigger the re-send by itself) are handled before the reply
+    // to a command it answers after them: one connection, one order.
+    expect(await commands().send(sn, 'locate', { seconds: 1 }, SYSTEM_ACTOR)).toMatchObject({ code: 0 });
+    await server.gateway.ingest.drain();
+    // A revision the server holds as pending (as if saved while the device was away)…
+    const document = { radios: [{ band: '2.4G' as const, channel: 3, power: 15 }] };
+    await server.database.db
+      .update(devices)
+      .set({ desiredRevision: 1, desiredConfig: document, configStatus: 'pending' })
+      .where(eq(devices.sn, sn));
+    // …and the device's next state says 7 with the old revision: it is online and idle, so it gets it.
+    const state = {
+      status: 7,
+      revision: 0,
+      configStatus: 'applied',
+      mode: 1,
+      operation: null,
+      ts: Date.now(),
+    };
+    await d.publishRaw(upTopic(sn, 'state'), JSON.stringify(state));
+    const row = await waitFor(async () => {
+      const r = await deviceRow(server, sn);
+      return r?.configStatus === 'applied' ? r : null;
+    }, 'configuration applied after a state of 7');
     expect(row).toMatchObject({ desiredRevision: 1, reportedRevision: 1 });
     const rows = await commandRows(sn);
     expect(rows.filter((r) => r.name === 'apply-config').map((r) => r.state)).toEqual(['success']);
