@@ -6,7 +6,6 @@ type Answer = { status: number; body: string } | Error;
 
 function setup(answer: Answer, token: string | null = null) {
   const calls: { url: string; init: RequestInit }[] = [];
-  const onUnauthorized = vi.fn();
   const onFailure = vi.fn();
   const fakeFetch = (async (url: string, init: RequestInit) => {
     calls.push({ url, init });
@@ -17,10 +16,9 @@ function setup(answer: Answer, token: string | null = null) {
     baseUrl: '/api/v1',
     fetch: fakeFetch,
     getToken: () => token,
-    onUnauthorized,
     onFailure,
   });
-  return { client, calls, onUnauthorized, onFailure };
+  return { client, calls, onFailure };
 }
 
 async function failure(p: Promise<unknown>): Promise<ApiError> {
@@ -56,7 +54,7 @@ describe('api client', () => {
   });
 
   it('throws code, server message and fields for a failure envelope', async () => {
-    const { client, onUnauthorized } = setup({
+    const { client } = setup({
       status: 400,
       body: JSON.stringify({
         code: 16,
@@ -71,7 +69,7 @@ describe('api client', () => {
     expect(e.message).toBe('Project name must be 1 to 16 characters');
     expect(e.fields).toEqual({ name: 'too long' });
     expect(e.requestId).toBe('r1');
-    expect(onUnauthorized).not.toHaveBeenCalled();
+    expect(isSignedOutError(e)).toBe(false);
   });
 
   it('falls back to the catalogue message when a known code has none', async () => {
@@ -133,20 +131,18 @@ describe('api client', () => {
       Codes.PASSWORD_MODIFIED,
       Codes.LOGIN_ELSEWHERE,
     ]) {
-      const { client, onUnauthorized } = setup({ status: 401, body: JSON.stringify({ code, message: 'm' }) });
+      const { client, onFailure } = setup({ status: 401, body: JSON.stringify({ code, message: 'm' }) });
       const e = await failure(client.get('/auth/session'));
       expect(e.code).toBe(code);
-      expect(onUnauthorized).toHaveBeenCalledTimes(1);
+      expect(onFailure).toHaveBeenCalledExactlyOnceWith(e, '/auth/session');
+      expect(isSignedOutError(e)).toBe(true);
     }
     const other = setup({ status: 401, body: '{"code":6,"message":"Password error"}' });
-    await failure(other.client.post('/auth/login', {}));
-    expect(other.onUnauthorized).not.toHaveBeenCalled();
+    expect(isSignedOutError(await failure(other.client.post('/auth/login', {})))).toBe(false);
     const forbidden = setup({ status: 403, body: '{"code":9}' });
-    await failure(forbidden.client.get('/x'));
-    expect(forbidden.onUnauthorized).not.toHaveBeenCalled();
+    expect(isSignedOutError(await failure(forbidden.client.get('/x')))).toBe(false);
     const modifiedButForbidden = setup({ status: 403, body: '{"code":70}' });
-    await failure(modifiedButForbidden.client.get('/x'));
-    expect(modifiedButForbidden.onUnauthorized).not.toHaveBeenCalled();
+    expect(isSignedOutError(await failure(modifiedButForbidden.client.get('/x')))).toBe(false);
   });
 
   it.each([

@@ -52,10 +52,11 @@ export interface ClientOptions {
   fetch: typeof fetch;
   /** Bearer token for openapi access; null for web access (cookie). */
   getToken: () => string | null;
-  /** Called on a signed-out answer: 401 with code 9, 10, 70 or 5003 (SIGNED_OUT_CODES). */
-  onUnauthorized: (error: ApiError) => void;
-  /** Called with each failed answer and the call's path (below baseUrl, query included) before it throws. */
-  onFailure?: (error: ApiError, path: string) => void;
+  /**
+   * Called with each failed answer and the call's path (below baseUrl, query included) before it
+   * throws: a signed-out answer (isSignedOutError) and a lost project are both read from here.
+   */
+  onFailure: (error: ApiError, path: string) => void;
 }
 
 export interface RequestOptions {
@@ -150,8 +151,7 @@ export function createClient(opts: ClientOptions) {
     try {
       return interpretAnswer<T>(res.status, text);
     } catch (e) {
-      if (isSignedOutError(e)) opts.onUnauthorized(e);
-      if (e instanceof ApiError) opts.onFailure?.(e, path);
+      if (e instanceof ApiError) opts.onFailure(e, path);
       throw e;
     }
   }

@@ -17,7 +17,7 @@ import type {
   UpdateProjectBody,
 } from '@beacon/protocol';
 import { storage } from '../storage/storage.ts';
-import { type ApiError, createClient } from './client.ts';
+import { type ApiError, createClient, isSignedOutError } from './client.ts';
 
 export { ApiError, isApiError, isSignedOutError } from './client.ts';
 
@@ -32,13 +32,6 @@ export interface ApiKeyCreatedView extends ApiKeyView {
   key: string;
 }
 
-type UnauthorizedListener = (e: ApiError) => void;
-const unauthorizedListeners = new Set<UnauthorizedListener>();
-export function onUnauthorized(listener: UnauthorizedListener): () => void {
-  unauthorizedListeners.add(listener);
-  return () => unauthorizedListeners.delete(listener);
-}
-
 type FailureListener = (e: ApiError, path: string) => void;
 const failureListeners = new Set<FailureListener>();
 /** Hears every failed answer with its call's path (e.g. a lost project: session/projectLoss.ts). */
@@ -47,13 +40,17 @@ export function onFailure(listener: FailureListener): () => void {
   return () => failureListeners.delete(listener);
 }
 
+/** Hears the answers that mean this browser is signed out (401 with 9, 10, 70 or 5003). */
+export function onUnauthorized(listener: (e: ApiError) => void): () => void {
+  return onFailure((e) => {
+    if (isSignedOutError(e)) listener(e);
+  });
+}
+
 export const client = createClient({
   baseUrl: '/api/v1',
   fetch: (input, init) => globalThis.fetch(input, init),
   getToken: () => (storage.getAccessType() === 'openapi' ? storage.getToken() : null),
-  onUnauthorized: (e) => {
-    for (const l of unauthorizedListeners) l(e);
-  },
   onFailure: (e, path) => {
     for (const l of failureListeners) l(e, path);
   },
