@@ -5,6 +5,7 @@ import { auditLog } from '../src/db/schema.ts';
 import { createAccount, signInAgain } from './helpers/accounts.ts';
 import type { HttpClient, TestServer } from './helpers/harness.ts';
 import { startTestServer } from './helpers/harness.ts';
+import { postSplitUpload } from './helpers/uploads.ts';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -295,35 +296,15 @@ describe('avatar', () => {
     // body goes out in two writes, 10 MB of the file and then the rest, so that such a piece is
     // near certain (under load the 11 MB upload above sometimes split that way by itself).
     const { client } = await createAccount(server);
-    const boundary = `----beacon${Date.now().toString(16)}`;
-    const head = Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\n` +
-        'Content-Type: image/png\r\n\r\n',
-    );
-    const first = Buffer.alloc(AVATAR_MAX_BYTES);
-    PNG.copy(first);
-    const rest = Buffer.concat([Buffer.alloc(1024 * 1024), Buffer.from(`\r\n--${boundary}--\r\n`)]);
-    const writes = [Buffer.concat([head, first]), rest];
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const next = writes.shift();
-        if (!next) return controller.close();
-        // Give the server time to read the first write to its end before the rest arrives.
-        if (writes.length === 0) await new Promise((r) => setTimeout(r, 300));
-        controller.enqueue(new Uint8Array(next));
-      },
+    const file = Buffer.alloc(AVATAR_MAX_BYTES + 1024 * 1024);
+    PNG.copy(file);
+    const res = await postSplitUpload(`${server.url}/api/v1/account/avatar`, client.cookieToken, {
+      file,
+      filename: 'big.png',
+      contentType: 'image/png',
+      splitAt: AVATAR_MAX_BYTES,
     });
-    const res = await fetch(`${server.url}/api/v1/account/avatar`, {
-      method: 'POST',
-      headers: {
-        cookie: `token=${client.cookieToken}`,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-      },
-      body,
-      duplex: 'half',
-    } as RequestInit);
-    const json = (await res.json()) as { code: number };
-    expect({ status: res.status, code: json.code }).toEqual({ status: 413, code: 5017 });
+    expect(res).toEqual({ status: 413, code: 5017 });
     expect((await client.get<AccountViewBody>('/account')).body.data.avatarUrl).toBeNull();
   });
 

@@ -2,7 +2,7 @@ import { ALL_MENU_FLAGS } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verificationCodes } from '../src/db/schema.ts';
-import { createAccount } from './helpers/accounts.ts';
+import { createAccount, newEmail } from './helpers/accounts.ts';
 import type { HttpClient, HttpResult, TestServer } from './helpers/harness.ts';
 import { startTestServer } from './helpers/harness.ts';
 
@@ -10,17 +10,11 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 let server: TestServer;
-let seq = 0;
 
 beforeAll(async () => {
   server = await startTestServer();
 });
 afterAll(() => server?.close());
-
-function newEmail(tag: string): string {
-  seq += 1;
-  return `${tag}-${seq}-${Date.now().toString(36)}@example.com`;
-}
 
 interface OutboxMail {
   to: string;

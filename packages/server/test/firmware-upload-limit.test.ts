@@ -5,6 +5,7 @@ import { auditLog, firmwareImages } from '../src/db/schema.ts';
 import { insertProject } from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
+import { postSplitUpload } from './helpers/uploads.ts';
 
 /** SPEC.md §9: firmware uploads are at most 40 MB; one byte more is refused and nothing is kept. */
 
@@ -39,34 +40,17 @@ describe('firmware upload size limit', () => {
     // The same file with its first FIRMWARE_MAX_BYTES in one write and the last byte after a pause:
     // the parser then stops exactly at the limit without another piece of the file, the case where
     // the first 40 MB could be taken for the whole file (http/upload.ts).
-    const boundary = `----beacon${Date.now().toString(16)}`;
-    const head = Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="ap-4.4.0.bin"\r\n` +
-        'Content-Type: application/octet-stream\r\n\r\n',
+    const split = await postSplitUpload(
+      `${server.url}/api/v1/projects/${projectId}/firmware`,
+      owner.client.cookieToken,
+      {
+        file: image,
+        filename: 'ap-4.4.0.bin',
+        contentType: 'application/octet-stream',
+        splitAt: LIMITS.FIRMWARE_MAX_BYTES,
+      },
     );
-    const writes = [
-      Buffer.concat([head, image.subarray(0, LIMITS.FIRMWARE_MAX_BYTES)]),
-      Buffer.concat([image.subarray(LIMITS.FIRMWARE_MAX_BYTES), Buffer.from(`\r\n--${boundary}--\r\n`)]),
-    ];
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const next = writes.shift();
-        if (!next) return controller.close();
-        if (writes.length === 0) await new Promise((r) => setTimeout(r, 300));
-        controller.enqueue(new Uint8Array(next));
-      },
-    });
-    const split = await fetch(`${server.url}/api/v1/projects/${projectId}/firmware`, {
-      method: 'POST',
-      headers: {
-        cookie: `token=${owner.client.cookieToken}`,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-      },
-      body,
-      duplex: 'half',
-    } as RequestInit);
-    const splitBody = (await split.json()) as { code: number };
-    expect({ status: split.status, code: splitBody.code }).toEqual({ status: 413, code: 5040 });
+    expect(split).toEqual({ status: 413, code: 5040 });
 
     const stored = await server.database.db
       .select({ id: firmwareImages.id })

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AVATAR_MAX_BYTES } from '../src/accounts/service.ts';
 import { insertProject } from './devices.helpers.ts';
-import { createAccount } from './helpers/accounts.ts';
+import { createAccount, newEmail } from './helpers/accounts.ts';
 import { type HttpResult, startTestServer, type TestServer } from './helpers/harness.ts';
 
 // A real 1×1 PNG.
@@ -12,17 +12,11 @@ const PNG = Buffer.from(
 );
 
 let server: TestServer;
-let seq = 0;
 
 beforeAll(async () => {
   server = await startTestServer();
 });
 afterAll(() => server?.close());
-
-function newEmail(tag: string): string {
-  seq += 1;
-  return `${tag}-${seq}-${Date.now().toString(36)}@example.com`;
-}
 
 describe('the development outbox answers loopback callers only', () => {
   let proxied: TestServer;

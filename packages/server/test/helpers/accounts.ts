@@ -14,6 +14,12 @@ export interface TestAccount {
   client: HttpClient;
 }
 
+/** An email address no other test (in any file or run) uses; `tag` says which test made it. */
+export function newEmail(tag = 'user'): string {
+  counter += 1;
+  return `${tag}-${counter}-${process.pid}-${Date.now().toString(36)}@example.com`;
+}
+
 /**
  * Fixture: an account created straight in the database with a signed-in client. Use it to set
  * up other scenarios; the sign-up flow itself is tested over HTTP in auth.test.ts.
@@ -25,7 +31,7 @@ export async function createAccount(
   // Taken before any await: accounts created concurrently must not share a number.
   counter += 1;
   const n = counter;
-  const email = opts.email ?? `user${n}-${process.pid}-${Date.now()}@example.com`;
+  const email = opts.email ?? newEmail();
   const password = opts.password ?? 'secret-pass-1';
   const { db } = server.database;
   const passwordHash = await hash(password);
