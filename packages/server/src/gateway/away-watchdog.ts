@@ -2,8 +2,8 @@ import { DeviceStatus } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '../db/client.ts';
-import { devices, jobs } from '../db/schema.ts';
-import type { JobRunner } from '../jobs/runner.ts';
+import { devices } from '../db/schema.ts';
+import { addJobs, type JobRunner } from '../jobs/runner.ts';
 import { statusEvent } from './ingest.ts';
 
 /**
@@ -26,18 +26,15 @@ export const isAwayStatus = (status: number): boolean => AWAY_STATUSES.includes(
  * job row and then the device row, the ingest locks device rows and then inserts — no lock cycle.
  */
 export async function scheduleAwayChecks(db: DbOrTx, sns: readonly string[], runAt: Date): Promise<void> {
-  if (sns.length === 0) return;
-  await db
-    .insert(jobs)
-    .values(
-      sns.map((sn) => ({
-        kind: AWAY_WATCHDOG_JOB,
-        key: `${AWAY_WATCHDOG_JOB}:${sn}:${runAt.getTime()}`,
-        payload: { sn },
-        runAt,
-      })),
-    )
-    .onConflictDoNothing();
+  await addJobs(
+    db,
+    sns.map((sn) => ({
+      kind: AWAY_WATCHDOG_JOB,
+      key: `${AWAY_WATCHDOG_JOB}:${sn}:${runAt.getTime()}`,
+      payload: { sn },
+      runAt,
+    })),
+  );
 }
 
 export function registerAwayWatchdog(

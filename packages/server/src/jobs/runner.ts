@@ -70,6 +70,19 @@ export async function scheduleJob(db: DbOrTx, job: NewJob): Promise<void> {
     });
 }
 
+/**
+ * Adds many jobs in one statement (a hot path may need to schedule one per device); a job whose key
+ * already exists is left as it is — unlike scheduleJob, nothing is moved, so the insert never waits
+ * on a job row that a runner holds.
+ */
+export async function addJobs(db: DbOrTx, list: readonly NewJob[]): Promise<void> {
+  if (list.length === 0) return;
+  await db
+    .insert(jobs)
+    .values(list.map((j) => ({ kind: j.kind, key: j.key ?? null, payload: j.payload ?? {}, runAt: j.runAt })))
+    .onConflictDoNothing();
+}
+
 /** Removes a keyed job that is no longer needed (it is fine if there is none). */
 export async function cancelJob(db: DbOrTx, key: string): Promise<void> {
   await db.delete(jobs).where(eq(jobs.key, key));
