@@ -19,7 +19,8 @@ export const ERROR_CATALOGUE = {
   2: e('Model error', 400),
   3: e('Signature error', 401),
   4: e('Account cannot be empty', 400),
-  5: e('Database error', 500),
+  // 503: the database cannot be reached now (an outage); the client may try again.
+  5: e('Database error', 503),
   6: e('Password error', 400),
   7: e('Signature error', 401),
   9: e('Token missing, please log in', 401),
@@ -169,6 +170,8 @@ export const ERROR_CATALOGUE = {
   5050: e('The switches outnumber the APs', 400),
   5051: e('Device type not selected', 400),
   5052: e('No matching plan', 409),
+  // Outages (GET /health): a dependency other than the database is down.
+  5070: e('A service the server depends on is unavailable', 503),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -275,6 +278,7 @@ export const Codes = {
   SOLUTION_SWITCHES_OUTNUMBER_APS: 5050,
   SOLUTION_NO_DEVICE_TYPE: 5051,
   SOLUTION_NO_PLAN: 5052,
+  DEPENDENCY_DOWN: 5070,
   DUPLICATE_SSID: 5009,
 } as const satisfies Record<string, ErrorCode>;
 
