@@ -16,6 +16,7 @@ const root = path.resolve(import.meta.dirname, '../../..');
 const isRoot = process.getuid?.() === 0;
 let dir: string;
 const children: ChildProcess[] = [];
+const serverPids: number[] = [];
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'beacon-kill-'));
@@ -25,11 +26,14 @@ beforeAll(() => {
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  // Whatever PostgreSQL is still running on the test's data directory.
-  const pid = postmasterPid();
-  if (pid && alive(pid)) {
-    process.kill(pid, 'SIGQUIT');
-    await waitFor(() => !alive(pid), 'the leftover PostgreSQL to stop');
+  for (const pid of serverPids) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  // Whatever PostgreSQL is still running on the test's data directories.
+  for (const data of ['data', 'wrapped']) {
+    const pid = postmasterPid(data);
+    if (pid && alive(pid)) {
+      process.kill(pid, 'SIGQUIT');
+      await waitFor(() => !alive(pid), 'the leftover PostgreSQL to stop');
+    }
   }
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -43,9 +47,9 @@ function alive(pid: number): boolean {
   }
 }
 
-function postmasterPid(): number | undefined {
+function postmasterPid(data = 'data'): number | undefined {
   try {
-    return Number(fs.readFileSync(path.join(dir, 'data/postgres/postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number(fs.readFileSync(path.join(dir, data, 'postgres/postmaster.pid'), 'utf8').split('\n')[0]);
   } catch {
     return undefined;
   }
@@ -56,15 +60,33 @@ interface Started {
   output: () => string;
 }
 
-/** Spawns the server as scripts/start.mjs does and waits until /api/v1/health answers 200. */
-async function startServerProcess(env: Record<string, string>): Promise<Started> {
+const main = path.join(root, 'packages/server/src/main.ts');
+/** What scripts/start.mjs does after the web build: run main.ts as its child, telling it its pid. */
+const wrapper = `
+const { spawn } = require('node:child_process');
+const server = spawn(process.execPath, ['--import', 'tsx', ${JSON.stringify(main)}], {
+  stdio: 'inherit',
+  env: { ...process.env, BEACON_SUPERVISOR_PID: String(process.pid) },
+});
+console.log('server pid ' + server.pid);
+`;
+
+/**
+ * Spawns the server (or, with `wrapped`, the start.mjs-like wrapper around it) and waits until
+ * /api/v1/health answers 200.
+ */
+async function startServerProcess(
+  env: Record<string, string>,
+  options: { data?: string; wrapped?: boolean } = {},
+): Promise<Started> {
   const { DATABASE_URL: _d, MQTT_URL: _m, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'packages/server/src/main.ts')], {
+  const args = options.wrapped ? ['-e', wrapper] : ['--import', 'tsx', main];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: {
       ...inherited,
       NODE_ENV: 'test',
-      DATA_DIR: path.join(dir, 'data'),
+      DATA_DIR: path.join(dir, options.data ?? 'data'),
       HOST: '127.0.0.1',
       DEMO: '0',
       LOG_LEVEL: 'info',
@@ -130,6 +152,26 @@ describe('the embedded PostgreSQL', () => {
     expect(await exitOf(second.child)).toBe(0);
     const restarted = postmasterPid();
     expect(restarted === undefined || !alive(restarted)).toBe(true);
+  }, 240_000);
+
+  it('stops, its PostgreSQL too, when the npm start wrapper around it is killed with SIGKILL', async () => {
+    const env = {
+      PORT: String(await freePort()),
+      EMBEDDED_PG_PORT: String(await freePort()),
+      MQTT_PORT: String(await freePort()),
+    };
+    const started = await startServerProcess(env, { data: 'wrapped', wrapped: true });
+    const server = Number(/server pid (\d+)/.exec(started.output())?.[1]);
+    expect(server).toBeGreaterThan(0);
+    serverPids.push(server);
+    const postgres = postmasterPid('wrapped') as number;
+    expect(alive(postgres)).toBe(true);
+
+    started.child.kill('SIGKILL');
+
+    await waitFor(() => !alive(server), 'the server to stop', 60_000);
+    expect(alive(postgres)).toBe(false);
+    expect(started.output()).toContain('npm start exited: shutting down');
   }, 240_000);
 
   it.skipIf(!isRoot)(
