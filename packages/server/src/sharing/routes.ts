@@ -183,7 +183,7 @@ async function routes(app: App, deps: Deps): Promise<void> {
         tags,
         summary: 'Accept a share or a transfer offered to your account (limits are counted now)',
         params: OfferParams,
-        response: { 200: envelope(z.union([ProjectIdView, TransferView])) },
+        response: { 200: envelope(z.union([TransferView, ProjectIdView])) },
       },
     },
     async (request) => {
