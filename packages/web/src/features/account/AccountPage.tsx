@@ -443,6 +443,7 @@ function ApiKeysCard() {
         loading={keys.isLoading}
         dataSource={keys.data ?? []}
         pagination={false}
+        data-testid="apikey-table"
         locale={{ emptyText: t('account.noKeys') }}
         columns={[
           { title: t('account.keyName'), dataIndex: 'name', key: 'name' },
