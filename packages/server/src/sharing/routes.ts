@@ -63,7 +63,8 @@ async function routes(app: App, deps: Deps): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'Share the project with an account or cloud id (owner only)',
+        summary:
+          'Offer a share to an account or cloud id (owner only); it takes effect when the account accepts it at /offers',
         params: ProjectParams,
         body: CreateShareBody,
         response: { 200: envelope(ShareView) },
@@ -100,7 +101,7 @@ async function routes(app: App, deps: Deps): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'Delete a share (owner only)',
+        summary: 'Delete a share, or withdraw a share offer (owner only)',
         params: ShareParams,
         response: { 200: envelope(z.object({ accountId: z.number().int() })) },
       },

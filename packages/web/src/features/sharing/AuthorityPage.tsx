@@ -263,7 +263,9 @@ export function AuthorityPage() {
                     />
                   </Tooltip>
                   <DeleteButton
-                    confirm={t('sharing.deleteConfirm', { account: s.account })}
+                    confirm={t(s.accepted ? 'sharing.deleteConfirm' : 'sharing.withdrawConfirm', {
+                      account: s.account,
+                    })}
                     confirmTestId="share-delete-confirm"
                     blockedReason={tip}
                     testId={`share-delete-${s.accountId}`}
