@@ -172,6 +172,9 @@ export const ERROR_CATALOGUE = {
   5052: e('No matching plan', 409),
   // Outages (GET /health): a dependency other than the database is down.
   5070: e('A service the server depends on is unavailable', 503),
+  // Sharing and OpenAPI keys (docs/decisions/0022, 0023).
+  5090: e('This operation is only available in the web console, not with an API key', 403),
+  5091: e('There is no pending offer of this project for your account', 404),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -279,6 +282,8 @@ export const Codes = {
   SOLUTION_NO_DEVICE_TYPE: 5051,
   SOLUTION_NO_PLAN: 5052,
   DEPENDENCY_DOWN: 5070,
+  WEB_ONLY: 5090,
+  NO_OFFER: 5091,
   DUPLICATE_SSID: 5009,
 } as const satisfies Record<string, ErrorCode>;
 

@@ -160,3 +160,9 @@ export async function deleteApiKey(
   if (row) await publishSignOut(db, accountId);
   return row;
 }
+
+/** Ends every API key of the account (a password change); returns how many there were. */
+export async function deleteAllApiKeys(db: DbOrTx, accountId: number): Promise<number> {
+  const rows = await db.delete(apiKeys).where(eq(apiKeys.accountId, accountId)).returning({ id: apiKeys.id });
+  return rows.length;
+}
