@@ -12,12 +12,24 @@ import {
 import type { TestServer } from '../helpers/harness.ts';
 
 /**
- * The permission contract (DESIGN.md "Tests", after NetBox's generic API tests): every route under
- * /api/v1/projects/:id is declared here once, with how to call it and whether it reads or writes.
- * permissions.test.ts runs each route for every actor (owner, members, invitees, stranger, demo
- * project, no session) and fails when the app has a project-scoped route that no entry covers.
+ * The contract suites (DESIGN.md "Tests", after NetBox's generic API tests). Every route under
+ * /api/v1/projects/:id is declared here once, with how to call it validly and whether it reads or
+ * writes; two suites run from that one entry:
  *
- * Adding a resource: append one ContractResource to CONTRACT_RESOURCES.
+ * - permissions.test.ts runs each route for every actor (owner, members, invitees, stranger, demo
+ *   project, no session);
+ * - bad-input.test.ts calls each route as the owner with malformed input derived from the valid
+ *   call — bodies over 1 MB, malformed JSON, wrong types and NUL bytes in every leaf of `body`, NUL
+ *   in every path parameter and query value of `path`, ids out of range in every all-digit path
+ *   segment — and wants a 4xx catalogue code and no stored change for each.
+ *
+ * Both fail when the app registers a route that no entry covers. Routes outside a project (auth,
+ * account, invitations, downloads …) are declared in inputs.ts for the bad-input suite.
+ *
+ * Adding project routes (e.g. a configuration domain): append one ContractResource to
+ * CONTRACT_RESOURCES with a `setup` that creates what the routes act on, a `state` a refused call
+ * must leave unchanged, and per route its `path` and a valid `body`. Give the body every field a
+ * client may send, so that each one is probed with bad input; the suites need nothing else.
  */
 
 /**
