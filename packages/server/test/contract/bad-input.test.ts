@@ -34,11 +34,16 @@ afterAll(() => server?.close());
 
 // ── what the suite covers ────────────────────────────────────────────────────
 
+interface ValidCall {
+  path: string;
+  body?: unknown;
+}
+
 interface Target {
   method: string;
   pattern: string;
-  /** Builds the world the call needs and answers the valid call. */
-  prepare(): Promise<{ path: string; body: unknown; session: string | undefined }>;
+  /** Builds the world the call needs and answers the valid calls (the route's, then its variants). */
+  prepare(): Promise<{ calls: ValidCall[]; session: string | undefined }>;
 }
 
 let projectCounter = 0;
@@ -54,9 +59,9 @@ function projectTarget(resource: ContractResource, route: ContractRoute): Target
         .returning({ id: projects.id });
       const world = { server, projectId: project.id, ownerId: account.id };
       const ctx = { ...world, fixture: (await resource.setup?.(world)) ?? {} };
+      const calls = [{ path: route.path(ctx), body: route.body?.(ctx) }, ...(route.variants?.(ctx) ?? [])];
       return {
-        path: `/api/v1${route.path(ctx)}`,
-        body: route.body?.(ctx),
+        calls: calls.map((c) => ({ ...c, path: `/api/v1${c.path}` })),
         session: account.client.cookieToken,
       };
     },
@@ -72,7 +77,7 @@ function inputTarget(route: InputRoute): Target {
       const ctx = { ...world, fixture: (await route.setup?.(world)) ?? {} };
       const own = typeof ctx.fixture.session === 'string' ? ctx.fixture.session : undefined;
       const session = route.caller === 'anonymous' ? undefined : (own ?? account.client.cookieToken);
-      return { path: route.path(ctx), body: route.body?.(ctx), session };
+      return { calls: [{ path: route.path(ctx), body: route.body?.(ctx) }], session };
     },
   };
 }
@@ -331,8 +336,11 @@ describe('bad input', () => {
     it(`${target.method} ${target.pattern} refuses bad input with a 4xx catalogue code and stores nothing`, async () => {
       const valid = await target.prepare();
       const failures: string[] = [];
-      for (const bad of badCases(target.pattern, target.method, valid.path, valid.body)) {
-        const before = await fingerprint();
+      const cases = valid.calls.flatMap((call) =>
+        badCases(target.pattern, target.method, call.path, call.body),
+      );
+      let before = await fingerprint();
+      for (const bad of cases) {
         const res = await send(target.method, bad.path, valid.session, bad.payload);
         const after = await fingerprint();
         const code = typeof res.body === 'object' && res.body !== null ? res.body.code : undefined;
@@ -344,11 +352,12 @@ describe('bad input', () => {
         if (wanted && !wanted.includes(code as number)) problems.push(`code ${String(code)}, not ${wanted}`);
         const changed = Object.keys(after).filter((t) => after[t] !== before[t]);
         if (changed.length > 0) problems.push(`stored something in ${changed.join(', ')}`);
+        before = after;
         if (problems.length > 0) {
           failures.push(`${bad.label} (${bad.path}): ${problems.join('; ')} — ${JSON.stringify(res.body)}`);
         }
       }
       expect(failures).toEqual([]);
-    });
+    }, 120_000);
   }
 });
