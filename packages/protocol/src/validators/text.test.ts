@@ -12,6 +12,14 @@ describe('findNul', () => {
   ])('%j → %j', (value, path) => expect(findNul(value)).toEqual(path));
 });
 
+describe('findNul on deep input', () => {
+  it('walks 100,000 levels without running out of stack', () => {
+    let deep: unknown = 'x\u0000';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(findNul(deep)).toHaveLength(100_000);
+  });
+});
+
 describe('validateNoNul', () => {
   it('answers 16 naming the field', () => {
     expect(validateNoNul({ name: 'a\u0000' })).toMatchObject({

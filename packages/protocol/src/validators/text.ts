@@ -10,21 +10,39 @@ export const NUL_MESSAGE = 'Text cannot contain a NUL character';
 
 export const hasNul = (value: string): boolean => value.includes('\u0000');
 
-/** The path of the first string (or object key) holding a NUL, deep in `value`; null when none does. */
-export function findNul(value: unknown, path: (string | number)[] = []): (string | number)[] | null {
-  if (typeof value === 'string') return hasNul(value) ? path : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findNul(value[i], [...path, i]);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      if (hasNul(key)) return [...path, key];
-      const found = findNul(inner, [...path, key]);
-      if (found) return found;
+interface Visit {
+  value: unknown;
+  key: string | number | null;
+  parent: Visit | null;
+}
+
+const pathOf = (visit: Visit): (string | number)[] => {
+  const path: (string | number)[] = [];
+  for (let at: Visit | null = visit; at !== null && at.key !== null; at = at.parent) path.unshift(at.key);
+  return path;
+};
+
+/**
+ * The path of the first string (or object key) holding a NUL, deep in `value`; null when none does.
+ * Walks with a stack of its own, not recursion: a body nested thousands deep is valid JSON.
+ */
+export function findNul(value: unknown): (string | number)[] | null {
+  const stack: Visit[] = [{ value, key: null, parent: null }];
+  while (stack.length > 0) {
+    const visit = stack.pop() as Visit;
+    const current = visit.value;
+    if (typeof current === 'string') {
+      if (hasNul(current)) return pathOf(visit);
+    } else if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], key: i, parent: visit });
+    } else if (current !== null && typeof current === 'object') {
+      const entries = Object.entries(current);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, inner] = entries[i];
+        const child = { value: inner, key, parent: visit };
+        if (hasNul(key)) return pathOf(child);
+        stack.push(child);
+      }
     }
   }
   return null;

@@ -12,9 +12,9 @@ import { CONTRACT_RESOURCES, type ContractResource, type ContractRoute } from '.
  * malformed input with a 4xx and a catalogue code — never 500 — and stores nothing. The cases are
  * derived from each route's valid call (resources.ts for project routes, inputs.ts for the rest):
  *
- * - a body over 1 MB (5040) and malformed JSON (19), on every route that takes a body;
- * - for a JSON body: the wrong type for the whole body and for each leaf, a NUL byte in each string
- *   leaf (16), and numbers no column holds (2^31, ±2^63) in each number leaf;
+ * - a body over 1 MB (5040), malformed JSON and a __proto__ key (19), on every route that takes a body;
+ * - for a JSON body: the wrong type for the whole body and for each leaf, arrays nested 10,000 deep,
+ *   a NUL byte in each string leaf (16), and numbers no column holds (2^31, ±2^63) in each number leaf;
  * - for an upload: the file field sent as text, a NUL byte in the file name (16);
  * - a NUL byte in each path parameter and query value, and in an extra query parameter (16);
  * - ids out of range in each all-digit path parameter: -1, 0, 2^31, 2^63, 1e3, abc (16);
@@ -178,6 +178,12 @@ function badCases(pattern: string, method: string, path: string, body: unknown):
       expect: 'too-large',
     });
     cases.push({ label: 'malformed JSON', path, payload: json('{"a": '), expect: 'json' });
+    cases.push({
+      label: 'a __proto__ key',
+      path,
+      payload: json('{"__proto__": {"admin": true}}'),
+      expect: 'json',
+    });
   }
   if (body instanceof FormData) {
     const asText = new FormData();
@@ -189,6 +195,16 @@ function badCases(pattern: string, method: string, path: string, body: unknown):
     cases.push({ label: 'a NUL byte in the file name', path, payload: { form: nulName }, expect: 'nul' });
   } else if (body !== undefined) {
     cases.push({ label: 'an array for the whole body', path, payload: json('[]'), expect: 'any' });
+    const [first] = leaves(body);
+    if (first) {
+      const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+      cases.push({
+        label: `arrays nested 10,000 deep in ${first.path.join('.')}`,
+        path,
+        payload: json(withLeaf(body, first.path, deep)),
+        expect: 'any',
+      });
+    }
     for (const leaf of leaves(body)) {
       const where = leaf.path.join('.');
       cases.push({
