@@ -213,6 +213,12 @@ function badCases(pattern: string, method: string, path: string, body: unknown):
         payload: json(withLeaf(body, leaf.path, wrongType(leaf.value))),
         expect: 'any',
       });
+      cases.push({
+        label: `null in ${where}`,
+        path,
+        payload: json(withLeaf(body, leaf.path, 'null')),
+        expect: 'any',
+      });
       if (typeof leaf.value === 'string') {
         cases.push({
           label: `a NUL byte in ${where}`,
@@ -267,6 +273,12 @@ function badCases(pattern: string, method: string, path: string, body: unknown):
       path: withQueryValue(path, name, `${value}${NUL}`),
       payload: validPayload,
       expect: 'nul',
+    });
+    cases.push({
+      label: `the query parameter ${name} twice`,
+      path: `${path}&${encodeURIComponent(name)}=${encodeURIComponent(value)}`,
+      payload: validPayload,
+      expect: 'any',
     });
     if (/^\d+$/.test(value)) {
       for (const n of BAD_QUERY_NUMBERS) {
