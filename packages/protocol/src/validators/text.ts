@@ -18,8 +18,8 @@ interface Visit {
 
 const pathOf = (visit: Visit): (string | number)[] => {
   const path: (string | number)[] = [];
-  for (let at: Visit | null = visit; at !== null && at.key !== null; at = at.parent) path.unshift(at.key);
-  return path;
+  for (let at: Visit | null = visit; at !== null && at.key !== null; at = at.parent) path.push(at.key);
+  return path.reverse();
 };
 
 /**
