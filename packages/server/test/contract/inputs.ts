@@ -215,6 +215,19 @@ export const INPUT_ROUTES: InputRoute[] = [
     path: () => '/api/v1/invites/ABCDEFGHJKLM/accept',
   },
 
+  // ── share and transfer offers to the calling account (src/sharing/routes.ts)
+  { method: 'GET', pattern: '/api/v1/offers', path: () => '/api/v1/offers' },
+  {
+    method: 'POST',
+    pattern: '/api/v1/offers/:kind/:projectId/accept',
+    path: () => '/api/v1/offers/share/123456/accept',
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/offers/:kind/:projectId/decline',
+    path: () => '/api/v1/offers/transfer/123456/decline',
+  },
+
   // ── remote management and firmware downloads (src/maintenance/routes.ts)
   {
     method: 'GET',
