@@ -11,6 +11,8 @@ import {
   RemoteManageState,
 } from '../enums/device.ts';
 import { FrequencyBand } from '../enums/wireless.ts';
+import { jsonBytes } from './decode.ts';
+import { DEVICE_LIMITS as L } from './limits.ts';
 
 /** Messages a device publishes under `dev/{sn}/up/…`. Every message carries `ts`, the device's clock in ms. */
 
@@ -22,6 +24,12 @@ export const macSchema = z
 export const ipv4Schema = z.string().regex(/^(\d{1,3}\.){3}\d{1,3}$/, 'IPv4 address');
 const counter = z.int().min(0).describe('Bytes since the counter started (grows; resets on reboot)');
 const kbps = z.number().min(0).describe('kbit/s');
+/** A serial number another device reports (a neighbour, a parent): length-bounded only. */
+const otherSn = z.string().max(L.ID_CHARS);
+/** Free-form data of an event or a reply, at most DATA_BYTES as JSON. */
+const freeData = z
+  .record(z.string(), z.unknown())
+  .refine((d) => jsonBytes(d) <= L.DATA_BYTES, `At most ${L.DATA_BYTES} bytes of data`);
 
 export const deviceTypeSchema = z.enum(Object.values(DeviceType) as [DeviceType, ...DeviceType[]]);
 export const deviceStatusSchema = z
@@ -50,13 +58,13 @@ export const helloSchema = z.object({
   type: deviceTypeSchema,
   firmware: z.string().min(1).max(32),
   hardware: z.string().max(32).optional(),
-  capabilities: z.array(z.string()),
+  capabilities: z.array(z.string().max(L.CAPABILITY_CHARS)).max(L.CAPABILITIES),
   mac: macSchema,
   ip: ipv4Schema.describe('Local (LAN-side) IP'),
   mode: managementModeSchema.describe('Management mode: 0 local, 1 cloud'),
   revision: z.int().min(0).describe('Configuration revision the device runs; 0 = none applied'),
   uptime: z.int().min(0).describe('Seconds since the device booted'),
-  bootId: z.string().min(1).max(64).describe('Changes at every boot, so a restart is visible'),
+  bootId: z.string().min(1).max(L.ID_CHARS).describe('Changes at every boot, so a restart is visible'),
   deviceMode: z.union([z.literal(DeviceMode.ROUTER), z.literal(DeviceMode.WIFI_EXTEND)]).optional(),
   cpeMode: cpeModeSchema.optional(),
   meshRole: meshRoleSchema.optional(),
@@ -95,7 +103,7 @@ export const liveStateSchema = z.object({
   remote: z
     .object({
       state: z.enum(Object.values(RemoteManageState) as [RemoteManageState, ...RemoteManageState[]]),
-      url: z.string().optional(),
+      url: z.string().max(L.URL_CHARS).optional(),
     })
     .optional(),
   ts,
@@ -135,7 +143,7 @@ export type ClientKind = (typeof ClientKind)[keyof typeof ClientKind];
 /** An online client (station) as SPEC.md §3 lists it. */
 export const telemetryClientSchema = z.object({
   mac: macSchema,
-  name: z.string().max(64),
+  name: z.string().max(L.NAME_CHARS),
   ip: ipv4Schema,
   kind: z.enum(Object.values(ClientKind) as [ClientKind, ...ClientKind[]]),
   wired: z.boolean(),
@@ -164,7 +172,7 @@ export const telemetryPortSchema = z.object({
   rxRate: kbps,
   txRate: kbps,
   /** SN of the Beacon device on the other end, when known (topology). */
-  neighbour: z.string().optional(),
+  neighbour: otherSn.optional(),
 });
 export type TelemetryPort = z.infer<typeof telemetryPortSchema>;
 
@@ -185,8 +193,8 @@ export const telemetrySchema = z.object({
   memory: z.number().min(0).max(100).describe('Percent'),
   clientCount: z.int().min(0),
   dhcpClientCount: z.int().min(0).optional(),
-  clients: z.array(telemetryClientSchema),
-  ports: z.array(telemetryPortSchema).optional(),
+  clients: z.array(telemetryClientSchema).max(L.CLIENTS),
+  ports: z.array(telemetryPortSchema).max(L.PORTS).optional(),
   poe: z.object({ budget: z.number(), used: z.number(), remaining: z.number() }).optional(),
   wan: z
     .object({
@@ -201,14 +209,14 @@ export const telemetrySchema = z.object({
   mesh: z
     .object({
       role: meshRoleSchema,
-      parent: z.string().nullable(),
+      parent: otherSn.nullable(),
       backhaulRssi: z.int().nullable(),
       hops: z.int().min(0),
     })
     .optional(),
-  radios: z.array(telemetryRadioSchema).optional(),
+  radios: z.array(telemetryRadioSchema).max(L.RADIOS).optional(),
   /** The device this one hangs off (topology), when known. */
-  uplink: z.object({ sn: z.string(), port: z.int().nullable() }).optional(),
+  uplink: z.object({ sn: otherSn, port: z.int().nullable() }).optional(),
   led: z.boolean(),
   locating: z.boolean(),
 });
@@ -244,22 +252,22 @@ export type DeviceEventName = (typeof DeviceEventName)[keyof typeof DeviceEventN
 
 /** `dev/{sn}/up/event`: alarms (warning, critical) and log entries (info). */
 export const deviceEventSchema = z.object({
-  id: z.string().min(1).max(64).describe('Unique per device; a repeated id is the same event'),
+  id: z.string().min(1).max(L.ID_CHARS).describe('Unique per device; a repeated id is the same event'),
   ts,
   event: z.enum(Object.values(DeviceEventName) as [DeviceEventName, ...DeviceEventName[]]),
   level: z.enum([EventLevel.INFO, EventLevel.WARNING, EventLevel.CRITICAL]),
-  message: z.string().max(256).describe('en-US text'),
-  data: z.record(z.string(), z.unknown()).optional(),
+  message: z.string().max(L.TEXT_CHARS).describe('en-US text'),
+  data: freeData.optional(),
 });
 export type DeviceEvent = z.infer<typeof deviceEventSchema>;
 export const isAlarm = (e: DeviceEvent): boolean => e.level !== EventLevel.INFO;
 
 /** `dev/{sn}/up/reply`: exactly one per command id. */
 export const replySchema = z.object({
-  id: z.string().min(1).max(64),
+  id: z.string().min(1).max(L.ID_CHARS),
   code: z.int().describe('0 success, else a code of the error catalogue (SPEC.md §8)'),
-  message: z.string().max(256).optional(),
-  data: z.record(z.string(), z.unknown()).optional(),
+  message: z.string().max(L.TEXT_CHARS).optional(),
+  data: freeData.optional(),
   ts,
 });
 export type Reply = z.infer<typeof replySchema>;
