@@ -129,6 +129,12 @@ describe('device message limits', () => {
     ['event data', deviceEventSchema, (n) => ({ ...event, data: { d: 'x'.repeat(n - 8) } }), L.DATA_BYTES],
     ['reply id', replySchema, (n) => ({ ...reply, id: 'i'.repeat(n) }), L.ID_CHARS],
     ['reply message', replySchema, (n) => ({ ...reply, message: 'm'.repeat(n) }), L.TEXT_CHARS],
+    ['hello revision', helloSchema, (n) => ({ ...hello, revision: n }), L.INT32_MAX],
+    ['hello uptime', helloSchema, (n) => ({ ...hello, uptime: n }), L.INT32_MAX],
+    ['telemetry client count', telemetrySchema, (n) => telemetry({ clientCount: n }), L.INT32_MAX],
+    ['state config code', liveStateSchema, (n) => ({ ...state, configCode: n }), L.INT32_MAX],
+    ['event time', deviceEventSchema, (n) => ({ ...event, ts: n }), L.TS_MAX],
+    ['reply code', replySchema, (n) => ({ ...reply, code: n }), L.INT32_MAX],
     ['reply data', replySchema, (n) => ({ ...reply, data: { d: 'x'.repeat(n - 8) } }), L.DATA_BYTES],
   ];
   it.each(cases)('%s: the limit passes, one more is refused', (_, schema, make, limit) => {

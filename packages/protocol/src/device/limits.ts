@@ -26,6 +26,10 @@ export const DEVICE_LIMITS = {
   URL_CHARS: 2048,
   /** The free-form `data` of an event or a reply, as JSON text (a reply may carry a configuration). */
   DATA_BYTES: 256 * 1024,
+  /** Largest value of an integer column (revision, uptime, counts, codes). */
+  INT32_MAX: 2_147_483_647,
+  /** Latest device time a message may carry (JavaScript's last Date, in ms). */
+  TS_MAX: 8_640_000_000_000_000,
   /** Nesting depth of any message (objects and arrays); deeper is refused before validation. */
   JSON_DEPTH: 32,
   /**

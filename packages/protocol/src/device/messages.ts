@@ -16,7 +16,12 @@ import { DEVICE_LIMITS as L } from './limits.ts';
 
 /** Messages a device publishes under `dev/{sn}/up/…`. Every message carries `ts`, the device's clock in ms. */
 
-const ts = z.int().min(0).describe('Device time, milliseconds since the Unix epoch');
+/** Stored in an integer column: a larger value would fail the write instead of being refused. */
+const int32 = z
+  .int()
+  .min(-L.INT32_MAX - 1)
+  .max(L.INT32_MAX);
+const ts = z.int().min(0).max(L.TS_MAX).describe('Device time, milliseconds since the Unix epoch');
 export const snSchema = z.string().regex(/^[A-Za-z0-9]{16,32}$/, 'Serial number: 16 to 32 letters or digits');
 export const macSchema = z
   .string()
@@ -62,8 +67,8 @@ export const helloSchema = z.object({
   mac: macSchema,
   ip: ipv4Schema.describe('Local (LAN-side) IP'),
   mode: managementModeSchema.describe('Management mode: 0 local, 1 cloud'),
-  revision: z.int().min(0).describe('Configuration revision the device runs; 0 = none applied'),
-  uptime: z.int().min(0).describe('Seconds since the device booted'),
+  revision: int32.min(0).describe('Configuration revision the device runs; 0 = none applied'),
+  uptime: int32.min(0).describe('Seconds since the device booted'),
   bootId: z.string().min(1).max(L.ID_CHARS).describe('Changes at every boot, so a restart is visible'),
   deviceMode: z.union([z.literal(DeviceMode.ROUTER), z.literal(DeviceMode.WIFI_EXTEND)]).optional(),
   cpeMode: cpeModeSchema.optional(),
@@ -88,11 +93,11 @@ export type DeviceOperation = (typeof DeviceOperation)[keyof typeof DeviceOperat
 /** `dev/{sn}/up/state` (retained): the status of SPEC.md §4 and the configuration the device runs. */
 export const liveStateSchema = z.object({
   status: deviceStatusSchema,
-  revision: z.int().min(0),
+  revision: int32.min(0),
   configStatus: z.enum([ConfigStatus.APPLIED, ConfigStatus.APPLYING, ConfigStatus.FAILED]),
   /** With configStatus failed: the revision refused and the catalogue code. */
-  failedRevision: z.int().min(1).optional(),
-  configCode: z.int().optional(),
+  failedRevision: int32.min(1).optional(),
+  configCode: int32.optional(),
   mode: managementModeSchema,
   operation: z
     .enum(Object.values(DeviceOperation) as [DeviceOperation, ...DeviceOperation[]])
@@ -188,11 +193,11 @@ export const telemetryRadioSchema = z.object({
 /** `dev/{sn}/up/telemetry`: periodic live data. Sections that do not apply to the type are left out. */
 export const telemetrySchema = z.object({
   ts,
-  uptime: z.int().min(0),
+  uptime: int32.min(0),
   cpu: z.number().min(0).max(100).describe('Percent'),
   memory: z.number().min(0).max(100).describe('Percent'),
-  clientCount: z.int().min(0),
-  dhcpClientCount: z.int().min(0).optional(),
+  clientCount: int32.min(0),
+  dhcpClientCount: int32.min(0).optional(),
   clients: z.array(telemetryClientSchema).max(L.CLIENTS),
   ports: z.array(telemetryPortSchema).max(L.PORTS).optional(),
   poe: z.object({ budget: z.number(), used: z.number(), remaining: z.number() }).optional(),
@@ -216,7 +221,7 @@ export const telemetrySchema = z.object({
     .optional(),
   radios: z.array(telemetryRadioSchema).max(L.RADIOS).optional(),
   /** The device this one hangs off (topology), when known. */
-  uplink: z.object({ sn: otherSn, port: z.int().nullable() }).optional(),
+  uplink: z.object({ sn: otherSn, port: int32.nullable() }).optional(),
   led: z.boolean(),
   locating: z.boolean(),
 });
@@ -265,7 +270,7 @@ export const isAlarm = (e: DeviceEvent): boolean => e.level !== EventLevel.INFO;
 /** `dev/{sn}/up/reply`: exactly one per command id. */
 export const replySchema = z.object({
   id: z.string().min(1).max(L.ID_CHARS),
-  code: z.int().describe('0 success, else a code of the error catalogue (SPEC.md §8)'),
+  code: int32.describe('0 success, else a code of the error catalogue (SPEC.md §8)'),
   message: z.string().max(L.TEXT_CHARS).optional(),
   data: freeData.optional(),
   ts,
