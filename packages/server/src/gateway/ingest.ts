@@ -179,6 +179,8 @@ export class Ingest {
   /** Shutting down: a message the database refuses is no longer kept for a retry. */
   private closing = false;
   private readonly counts = { retrying: 0, coalesced: 0, dropped: 0 };
+  /** When a drop of each device was last logged (mayLog). */
+  private readonly loggedAt = new Map<string, number>();
   /**
    * Hello, state and telemetry of many devices are written together (batch.ts): with 10,000 devices
    * connecting, one transaction per message cost ~10 statements per device. A device's messages
@@ -271,7 +273,12 @@ export class Ingest {
     const result = schema.safeParse(decoded.value);
     if (!result.success) {
       this.counts.dropped++;
-      this.log.warn({ sn, kind, issues: result.error.issues.slice(0, 3) }, 'mqtt: invalid message; dropped');
+      if (this.mayLog(sn)) {
+        this.log.warn(
+          { sn, kind, issues: result.error.issues.slice(0, 3) },
+          'mqtt: invalid message; dropped',
+        );
+      }
       return undefined;
     }
     if (kind === 'hello' && (result.data as Hello).sn !== sn) {
@@ -282,8 +289,17 @@ export class Ingest {
 
   private drop(sn: string, kind: UpKind, reason: string): undefined {
     this.counts.dropped++;
-    this.log.warn({ sn, kind, reason }, 'mqtt: message dropped');
+    if (this.mayLog(sn)) this.log.warn({ sn, kind, reason }, 'mqtt: message dropped');
     return undefined;
+  }
+
+  /** At most one line a second per device about its dropped messages: a flood must not become one of log lines. */
+  private mayLog(sn: string): boolean {
+    const now = Date.now();
+    if ((this.loggedAt.get(sn) ?? 0) > now - 1000) return false;
+    if (this.loggedAt.size >= 10_000) this.loggedAt.clear();
+    this.loggedAt.set(sn, now);
+    return true;
   }
 
   private lane(sn: string): Lane {
