@@ -6,10 +6,11 @@
  * Each run starts the server as a child process (embedded PostgreSQL in a temporary DATA_DIR,
  * embedded Aedes broker, DEMO=0), connects N devices over MQTT (raw clients in this process: hello
  * and state), then measures from /proc:
- * - steady: every device sends one telemetry per round, rounds 1.1 s apart (over the per-device
+ * - steady: every device sends one telemetry per round, rounds 1.5 s apart (well over the per-device
  *   window of DEVICE_LIMITS.TELEMETRY_MIN_INTERVAL_MS, so every message is written);
  * - flood: one device sends 15,000 telemetry messages as fast as its connection takes them (they are
  *   coalesced: the newest is written, at most one a second).
+ * Idle CPU measured over as long as the steady phase is subtracted from it.
  * Prints each run and the median and spread (min–max) of the runs as JSON (bench/RESULTS.md).
  */
 import { spawn } from 'node:child_process';
@@ -30,6 +31,7 @@ const opt = (name: string, fallback: string) => {
 const ROUNDS = Number(opt('rounds', '10'));
 const RUNS = Number(opt('runs', '3'));
 const FLOOD = 15_000;
+const ROUND_MS = 1500;
 const root = path.resolve(import.meta.dirname, '..');
 const FACTORY_KEY = 'bench-telemetry-factory-key';
 const TICK = 100;
@@ -176,12 +178,17 @@ async function run(): Promise<{
     }
     await sleep(3000);
     const pid = server.pid!;
+    // The server's own idle CPU (job polling, timers) over as long as the steady phase, subtracted.
+    const steadyMs = ROUNDS * ROUND_MS + 1500;
+    const i0 = cpu(pid);
+    await sleep(steadyMs);
+    const i1 = cpu(pid);
     const s0 = cpu(pid);
     for (let r = 0; r < ROUNDS; r++) {
       await Promise.all(
         clients.map((c, i) => c.publishAsync(upTopic(sns[i], 'telemetry'), telemetry(r), { qos: 0 })),
       );
-      await sleep(1100);
+      await sleep(ROUND_MS);
     }
     await sleep(1500);
     const s1 = cpu(pid);
@@ -197,8 +204,11 @@ async function run(): Promise<{
     const s2 = cpu(pid);
     const messages = N * ROUNDS;
     return {
-      steadyServerMs: +(((s1.server - s0.server) / messages) * 1000).toFixed(3),
-      steadyPostgresMs: +(((s1.postgres - s0.postgres) / messages) * 1000).toFixed(3),
+      steadyServerMs: +(((s1.server - s0.server - (i1.server - i0.server)) / messages) * 1000).toFixed(3),
+      steadyPostgresMs: +(
+        ((s1.postgres - s0.postgres - (i1.postgres - i0.postgres)) / messages) *
+        1000
+      ).toFixed(3),
       floodServerUs: +(((s2.server - s1.server) / FLOOD) * 1e6).toFixed(1),
       floodPostgresUs: +(((s2.postgres - s1.postgres) / FLOOD) * 1e6).toFixed(1),
     };
