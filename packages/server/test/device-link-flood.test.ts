@@ -1,6 +1,8 @@
 import type { SimulatedDevice } from '@beacon/agent';
-import { upTopic } from '@beacon/protocol';
+import { DEVICE_LIMITS, upTopic } from '@beacon/protocol';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deviceEvents } from '../src/db/schema.ts';
 import { SYSTEM_ACTOR } from '../src/gateway/commands.ts';
 import { deviceRow, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
@@ -65,5 +67,40 @@ describe('a device that floods telemetry', () => {
     await server.gateway.ingest.drain();
     expect(server.gateway.ingest.stats().coalesced - coalescedBefore).toBeGreaterThan(10_000);
     await waitFor(async () => (await deviceRow(server, noisy))?.telemetryAt, 'telemetry of the noisy device');
+  }, 60_000);
+
+  it('has events over its message budget dropped, and its commands still answered', async () => {
+    const sn = testSn('G');
+    const d = await simulateOnline(server, sn);
+    running.push(d);
+    const dropped = server.gateway.ingest.stats().dropped;
+    const count = 1000;
+    const flood = (async () => {
+      for (let round = 0; round < count / 100; round++) {
+        await Promise.all(
+          Array.from({ length: 100 }, (_, i) => {
+            const e = {
+              id: `f${round}-${i}`,
+              ts: Date.now(),
+              event: 'high-cpu',
+              level: 'warning',
+              message: 'x',
+            };
+            return d.publishRaw(upTopic(sn, 'event'), JSON.stringify(e), 0);
+          }),
+        );
+      }
+    })();
+    const outcome = await server.gateway.commands.send(sn, 'locate', { seconds: 1 }, SYSTEM_ACTOR);
+    await flood;
+    expect(outcome).toMatchObject({ state: 'success', code: 0 });
+    await server.gateway.ingest.drain();
+    const stored = await server.database.db.select().from(deviceEvents).where(eq(deviceEvents.sn, sn));
+    // The burst and what the sustained rate allowed meanwhile were stored; the rest was dropped.
+    expect(stored.length).toBeGreaterThanOrEqual(DEVICE_LIMITS.MESSAGE_BURST - 10);
+    expect(stored.length).toBeLessThan(count);
+    // Every flood message not stored was counted as dropped (other devices may add their own).
+    const storedFlood = stored.filter((r) => r.eventId.startsWith('f')).length;
+    expect(server.gateway.ingest.stats().dropped - dropped).toBeGreaterThanOrEqual(count - storedFlood);
   }, 60_000);
 });

@@ -39,4 +39,11 @@ export const DEVICE_LIMITS = {
   TELEMETRY_MIN_INTERVAL_MS: 1000,
   /** Messages other than telemetry one device may have waiting to be written; more are dropped. */
   QUEUED_PER_DEVICE: 256,
+  /**
+   * Hello, state and event messages one device may send: a sustained rate per second, and a burst (a
+   * device that boots on a busy site reports a join event per client at once). Beyond it they are
+   * dropped. Replies are not counted: there is one per command, and commands go one at a time.
+   */
+  MESSAGES_PER_SECOND: 20,
+  MESSAGE_BURST: 200,
 } as const;

@@ -143,7 +143,8 @@ type ControlKind = Exclude<UpKind, 'telemetry'>;
  * yet written replaces the one before (`telemetry`, still raw, so a flood costs no parsing), and it
  * is written only while the queue is empty and at most once per TELEMETRY_MIN_INTERVAL_MS. A reply
  * therefore never waits behind telemetry, however much of it a device sends (issue 7: 15,000
- * messages of one device took five minutes and its commands timed out meanwhile).
+ * messages of one device took five minutes and its commands timed out meanwhile). Its other
+ * messages, replies excepted, are limited by a token bucket.
  */
 interface Lane {
   queue: { kind: ControlKind; data: unknown }[];
@@ -153,6 +154,9 @@ interface Lane {
   /** Real time (ms) the last telemetry write of this device started. */
   telemetryAt: number;
   timer: NodeJS.Timeout | null;
+  /** Token bucket of the device's hello, state and event messages (MESSAGES_PER_SECOND, MESSAGE_BURST). */
+  tokens: number;
+  refilledAt: number;
 }
 
 /** What the ingest holds and has done, for tests and benchmarks. */
@@ -222,11 +226,21 @@ export class Ingest {
       this.pumpTelemetry(sn, lane);
       return;
     }
-    const data = this.validate(sn, kind, payload);
-    if (data === undefined) return;
+    // The limits first: a flood over them costs no parsing.
     const lane = this.lane(sn);
     if (lane.queue.length >= DEVICE_LIMITS.QUEUED_PER_DEVICE) {
       this.drop(sn, kind, 'queue full');
+      this.release(sn, lane);
+      return;
+    }
+    if (kind !== 'reply' && !this.take(lane)) {
+      this.drop(sn, kind, 'over its message rate');
+      this.release(sn, lane);
+      return;
+    }
+    const data = this.validate(sn, kind, payload);
+    if (data === undefined) {
+      this.release(sn, lane);
       return;
     }
     lane.queue.push({ kind, data });
@@ -312,6 +326,8 @@ export class Ingest {
         telemetryBusy: false,
         telemetryAt: 0,
         timer: null,
+        tokens: DEVICE_LIMITS.MESSAGE_BURST,
+        refilledAt: Date.now(),
       };
       this.lanes.set(sn, lane);
     }
@@ -378,10 +394,28 @@ export class Ingest {
     );
   }
 
-  /** Forgets an idle device once its telemetry window has passed (so the window holds across lanes). */
+  /** Takes one token of the device's message budget; false when it has none left. */
+  private take(lane: Lane): boolean {
+    const now = Date.now();
+    const refill = ((now - lane.refilledAt) * DEVICE_LIMITS.MESSAGES_PER_SECOND) / 1000;
+    lane.tokens = Math.min(DEVICE_LIMITS.MESSAGE_BURST, lane.tokens + refill);
+    lane.refilledAt = now;
+    if (lane.tokens < 1) return false;
+    lane.tokens -= 1;
+    return true;
+  }
+
+  /**
+   * Forgets an idle device once its telemetry window has passed and its message budget is full
+   * again (so that neither limit is reset by the device pausing between messages).
+   */
   private release(sn: string, lane: Lane): void {
     if (lane.running || lane.queue.length || lane.telemetryBusy || lane.timer || lane.telemetry) return;
-    const wait = lane.telemetryAt + DEVICE_LIMITS.TELEMETRY_MIN_INTERVAL_MS - Date.now();
+    const budgetFullAt =
+      lane.refilledAt +
+      ((DEVICE_LIMITS.MESSAGE_BURST - lane.tokens) * 1000) / DEVICE_LIMITS.MESSAGES_PER_SECOND;
+    const wait =
+      Math.max(lane.telemetryAt + DEVICE_LIMITS.TELEMETRY_MIN_INTERVAL_MS, budgetFullAt) - Date.now();
     if (wait > 0 && !this.closing) {
       lane.timer = setTimeout(() => {
         lane.timer = null;
