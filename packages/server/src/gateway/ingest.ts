@@ -153,7 +153,10 @@ interface Lane {
   telemetryBusy: boolean;
   /** Real time (ms) the last telemetry write of this device started. */
   telemetryAt: number;
+  /** Either the end of the telemetry window (`waiting`) or the moment an idle lane may be forgotten. */
   timer: NodeJS.Timeout | null;
+  /** The timer waits for the telemetry window (not only for the lane's release). */
+  waiting: boolean;
   /** Token bucket of the device's hello, state and event messages (MESSAGES_PER_SECOND, MESSAGE_BURST). */
   tokens: number;
   refilledAt: number;
@@ -256,6 +259,7 @@ export class Ingest {
           if (lane.timer && lane.telemetry) {
             clearTimeout(lane.timer);
             lane.timer = null;
+            lane.waiting = false;
             this.pumpTelemetry(sn, lane);
           }
         }
@@ -326,6 +330,7 @@ export class Ingest {
         telemetryBusy: false,
         telemetryAt: 0,
         timer: null,
+        waiting: false,
         tokens: DEVICE_LIMITS.MESSAGE_BURST,
         refilledAt: Date.now(),
       };
@@ -355,6 +360,11 @@ export class Ingest {
 
   /** Writes the device's pending telemetry if its queue is idle and its window has passed. */
   private pumpTelemetry(sn: string, lane: Lane): void {
+    if (lane.timer && !lane.waiting && lane.telemetry) {
+      // Only the release of an idle lane was due: a new telemetry does not wait for it.
+      clearTimeout(lane.timer);
+      lane.timer = null;
+    }
     if (lane.running || lane.telemetryBusy || lane.timer) return;
     if (!lane.telemetry) {
       this.release(sn, lane);
@@ -362,8 +372,10 @@ export class Ingest {
     }
     const wait = lane.telemetryAt + DEVICE_LIMITS.TELEMETRY_MIN_INTERVAL_MS - Date.now();
     if (wait > 0 && this.draining === 0) {
+      lane.waiting = true;
       lane.timer = setTimeout(() => {
         lane.timer = null;
+        lane.waiting = false;
         this.pumpTelemetry(sn, lane);
       }, wait);
       lane.timer.unref();
