@@ -458,7 +458,13 @@ export class Ingest {
           this.log.warn({ sn, kind, attempt }, 'mqtt: message written after the database came back');
         return;
       } catch (err) {
-        if (!isTransientDbError(err) || this.closing || superseded()) {
+        const transient = isTransientDbError(err);
+        if (transient && superseded()) {
+          // A newer telemetry of the device is waiting: it is written instead.
+          this.counts.coalesced++;
+          return;
+        }
+        if (!transient || this.closing) {
           this.counts.dropped++;
           this.log.error({ err, sn, kind }, 'mqtt: message handling failed; dropped');
           return;
