@@ -1,6 +1,7 @@
 import type { SimulatedDevice } from '@beacon/agent';
-import { upTopic } from '@beacon/protocol';
+import { deriveDeviceSecret, upTopic } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
+import mqtt from 'mqtt';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deviceEvents } from '../src/db/schema.ts';
@@ -85,5 +86,57 @@ describe('device messages during a database outage', () => {
       15_000,
     );
     expect(server.gateway.ingest.stats().retrying).toBe(0);
+  });
+
+  it('writes the newest telemetry that arrived during the outage', async () => {
+    const sn = testSn('T');
+    const c = await mqtt.connectAsync(server.gateway.brokerUrl, {
+      clientId: sn,
+      username: sn,
+      password: await deriveDeviceSecret(server.config.factoryKey, sn),
+      reconnectPeriod: 0,
+    });
+    try {
+      const hello = {
+        sn,
+        model: 'BA-W1200C',
+        type: 'ap',
+        firmware: '4.2.0',
+        capabilities: [],
+        mac: '02:00:00:00:00:09',
+        ip: '10.0.0.9',
+        mode: 1,
+        revision: 0,
+        uptime: 1,
+        bootId: 'b',
+        protocol: 1,
+        ts: Date.now(),
+      };
+      await c.publishAsync(upTopic(sn, 'hello'), JSON.stringify(hello), { qos: 1 });
+      await waitFor(async () => (await deviceRow(server, sn))?.status === 1, 'the hello');
+      await server.gateway.ingest.drain();
+      const telemetry = (cpu: number) =>
+        JSON.stringify({
+          ts: Date.now(),
+          uptime: 2,
+          cpu,
+          memory: 5,
+          clientCount: 0,
+          clients: [],
+          led: false,
+          locating: false,
+        });
+      await refuseServer();
+      try {
+        await c.publishAsync(upTopic(sn, 'telemetry'), telemetry(71), { qos: 1 });
+        await waitFor(() => server.gateway.ingest.stats().retrying > 0, 'the telemetry kept for a retry');
+        await c.publishAsync(upTopic(sn, 'telemetry'), telemetry(72), { qos: 1 });
+      } finally {
+        await restoreServer();
+      }
+      await waitFor(async () => (await deviceRow(server, sn))?.cpu === 72, 'the newest telemetry', 15_000);
+    } finally {
+      await c.endAsync(true);
+    }
   });
 });
