@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { LIMITS } from '@beacon/protocol';
+import { DEV_FACTORY_KEY, LIMITS } from '@beacon/protocol';
 
 /** Every setting of the server, read once from the environment (README.md lists them). */
 export interface Config {
@@ -9,6 +9,8 @@ export interface Config {
   databaseUrl: string | undefined;
   mqttUrl: string | undefined;
   mqttPort: number;
+  /** Address the embedded broker listens on: MQTT_HOST, else HOST. */
+  mqttHost: string;
   /** MQTT_PORT was given: a taken port is then an error instead of moving to the next one. */
   mqttPortExplicit: boolean;
   /** The server's own MQTT credentials (MQTT_USERNAME / MQTT_PASSWORD); generated for the embedded broker when absent. */
@@ -18,6 +20,8 @@ export interface Config {
   mqttShareGroup: string;
   /** Key from which every device's MQTT secret is derived (HMAC-SHA256, protocol device/secret.ts). */
   factoryKey: string;
+  /** factoryKey is the public development key (allowed outside production, with a warning at start). */
+  factoryKeyIsPublic: boolean;
   /** How long a command waits for the device's reply before its outcome is 5025 (timeout), ms. */
   commandTimeoutMs: number;
   /** How long a device may stay away for an upgrade or restart (status 3 or 8, silent) before it is marked offline, ms. */
@@ -63,19 +67,34 @@ function int(value: string | undefined, fallback: number): number {
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
+/**
+ * The message when the public development factory key would be used in production: with it anyone
+ * can compute every device's MQTT password and log in as any device.
+ */
+export const PUBLIC_FACTORY_KEY_REFUSED =
+  'BEACON_FACTORY_KEY is not set (or is the public development key) and NODE_ENV=production: anyone could log in as any device. Set BEACON_FACTORY_KEY to your own secret.';
+export const PUBLIC_FACTORY_KEY_WARNING =
+  'BEACON_FACTORY_KEY is not set: devices log in with secrets derived from the public development key, so anyone can log in as any device. Set BEACON_FACTORY_KEY before real devices connect (the server refuses to start without it when NODE_ENV=production).';
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 8080);
+  const host = env.HOST ?? '0.0.0.0';
+  const factoryKey = env.BEACON_FACTORY_KEY || DEV_FACTORY_KEY;
+  const factoryKeyIsPublic = factoryKey === DEV_FACTORY_KEY;
+  if (factoryKeyIsPublic && env.NODE_ENV === 'production') throw new Error(PUBLIC_FACTORY_KEY_REFUSED);
   return {
     port,
-    host: env.HOST ?? '0.0.0.0',
+    host,
     databaseUrl: env.DATABASE_URL || undefined,
     mqttUrl: env.MQTT_URL || undefined,
     mqttPort: int(env.MQTT_PORT, 1883),
     mqttPortExplicit: Boolean(env.MQTT_PORT),
+    mqttHost: env.MQTT_HOST || host,
     mqttUsername: env.MQTT_USERNAME || undefined,
     mqttPassword: env.MQTT_PASSWORD || undefined,
     mqttShareGroup: env.MQTT_SHARE_GROUP ?? 'beacon',
-    factoryKey: env.BEACON_FACTORY_KEY || 'beacon-development-factory-key',
+    factoryKey,
+    factoryKeyIsPublic,
     commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 30_000),
     awayDeadlineMs: int(env.AWAY_DEADLINE_SECONDS, 900) * 1000,
     dataDir: path.resolve(env.DATA_DIR ?? path.join(repoRoot, 'data')),

@@ -4,7 +4,15 @@ import { takeOverEmbeddedPostgresShutdown } from './db/embedded.ts';
 import { manageProcess } from './lifecycle.ts';
 import { startServer } from './server.ts';
 
-const config = loadConfig();
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (err) {
+  // A setting that stops the start (a public factory key in production, a malformed number): one
+  // clear line, no stack.
+  console.error(`Beacon cannot start: ${(err as Error).message}`);
+  process.exit(1);
+}
 const logger = pino({ level: config.logLevel });
 // Our signal handlers stop the embedded PostgreSQL last, after the server (lifecycle.ts).
 if (!takeOverEmbeddedPostgresShutdown()) {

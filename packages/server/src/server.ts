@@ -1,7 +1,7 @@
 import path from 'node:path';
 import pino from 'pino';
 import { buildApp } from './app.ts';
-import type { Config } from './config.ts';
+import { type Config, PUBLIC_FACTORY_KEY_WARNING } from './config.ts';
 import { connect, type Database, runMigrations } from './db/client.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
 import { EventBus } from './events/bus.ts';
@@ -34,6 +34,7 @@ export async function startServer(
   options: { now?: () => Date; listen?: boolean; logger?: pino.Logger } = {},
 ): Promise<RunningServer> {
   const logger = options.logger ?? pino({ level: config.logLevel });
+  if (config.factoryKeyIsPublic) logger.warn(PUBLIC_FACTORY_KEY_WARNING);
   let embedded: EmbeddedDatabase | undefined;
   let url = config.databaseUrl;
   if (!url) {

@@ -108,6 +108,8 @@ describe('shutdown of the process (src/main.ts)', () => {
       DATABASE_URL: '',
       MQTT_URL: '',
       DEMO: '1',
+      // A key of its own: with the public default the server warns at start (a warning here is a failure).
+      BEACON_FACTORY_KEY: 'shutdown-test-factory-key',
     };
     const first = new ServerProcess(env);
     running.push(first);

@@ -11,10 +11,17 @@ import {
   RemoteManageState,
 } from '../enums/device.ts';
 import { FrequencyBand } from '../enums/wireless.ts';
+import { jsonBytes } from './decode.ts';
+import { DEVICE_LIMITS as L } from './limits.ts';
 
 /** Messages a device publishes under `dev/{sn}/up/…`. Every message carries `ts`, the device's clock in ms. */
 
-const ts = z.int().min(0).describe('Device time, milliseconds since the Unix epoch');
+/** Stored in an integer column: a larger value would fail the write instead of being refused. */
+const int32 = z
+  .int()
+  .min(-L.INT32_MAX - 1)
+  .max(L.INT32_MAX);
+const ts = z.int().min(0).max(L.TS_MAX).describe('Device time, milliseconds since the Unix epoch');
 export const snSchema = z.string().regex(/^[A-Za-z0-9]{16,32}$/, 'Serial number: 16 to 32 letters or digits');
 export const macSchema = z
   .string()
@@ -22,6 +29,12 @@ export const macSchema = z
 export const ipv4Schema = z.string().regex(/^(\d{1,3}\.){3}\d{1,3}$/, 'IPv4 address');
 const counter = z.int().min(0).describe('Bytes since the counter started (grows; resets on reboot)');
 const kbps = z.number().min(0).describe('kbit/s');
+/** A serial number another device reports (a neighbour, a parent): length-bounded only. */
+const otherSn = z.string().max(L.ID_CHARS);
+/** Free-form data of an event or a reply, at most DATA_BYTES as JSON. */
+const freeData = z
+  .record(z.string(), z.unknown())
+  .refine((d) => jsonBytes(d) <= L.DATA_BYTES, `At most ${L.DATA_BYTES} bytes of data`);
 
 export const deviceTypeSchema = z.enum(Object.values(DeviceType) as [DeviceType, ...DeviceType[]]);
 export const deviceStatusSchema = z
@@ -50,13 +63,13 @@ export const helloSchema = z.object({
   type: deviceTypeSchema,
   firmware: z.string().min(1).max(32),
   hardware: z.string().max(32).optional(),
-  capabilities: z.array(z.string()),
+  capabilities: z.array(z.string().max(L.CAPABILITY_CHARS)).max(L.CAPABILITIES),
   mac: macSchema,
   ip: ipv4Schema.describe('Local (LAN-side) IP'),
   mode: managementModeSchema.describe('Management mode: 0 local, 1 cloud'),
-  revision: z.int().min(0).describe('Configuration revision the device runs; 0 = none applied'),
-  uptime: z.int().min(0).describe('Seconds since the device booted'),
-  bootId: z.string().min(1).max(64).describe('Changes at every boot, so a restart is visible'),
+  revision: int32.min(0).describe('Configuration revision the device runs; 0 = none applied'),
+  uptime: int32.min(0).describe('Seconds since the device booted'),
+  bootId: z.string().min(1).max(L.ID_CHARS).describe('Changes at every boot, so a restart is visible'),
   deviceMode: z.union([z.literal(DeviceMode.ROUTER), z.literal(DeviceMode.WIFI_EXTEND)]).optional(),
   cpeMode: cpeModeSchema.optional(),
   meshRole: meshRoleSchema.optional(),
@@ -80,11 +93,11 @@ export type DeviceOperation = (typeof DeviceOperation)[keyof typeof DeviceOperat
 /** `dev/{sn}/up/state` (retained): the status of SPEC.md §4 and the configuration the device runs. */
 export const liveStateSchema = z.object({
   status: deviceStatusSchema,
-  revision: z.int().min(0),
+  revision: int32.min(0),
   configStatus: z.enum([ConfigStatus.APPLIED, ConfigStatus.APPLYING, ConfigStatus.FAILED]),
   /** With configStatus failed: the revision refused and the catalogue code. */
-  failedRevision: z.int().min(1).optional(),
-  configCode: z.int().optional(),
+  failedRevision: int32.min(1).optional(),
+  configCode: int32.optional(),
   mode: managementModeSchema,
   operation: z
     .enum(Object.values(DeviceOperation) as [DeviceOperation, ...DeviceOperation[]])
@@ -95,7 +108,7 @@ export const liveStateSchema = z.object({
   remote: z
     .object({
       state: z.enum(Object.values(RemoteManageState) as [RemoteManageState, ...RemoteManageState[]]),
-      url: z.string().optional(),
+      url: z.string().max(L.URL_CHARS).optional(),
     })
     .optional(),
   ts,
@@ -135,7 +148,7 @@ export type ClientKind = (typeof ClientKind)[keyof typeof ClientKind];
 /** An online client (station) as SPEC.md §3 lists it. */
 export const telemetryClientSchema = z.object({
   mac: macSchema,
-  name: z.string().max(64),
+  name: z.string().max(L.NAME_CHARS),
   ip: ipv4Schema,
   kind: z.enum(Object.values(ClientKind) as [ClientKind, ...ClientKind[]]),
   wired: z.boolean(),
@@ -164,7 +177,7 @@ export const telemetryPortSchema = z.object({
   rxRate: kbps,
   txRate: kbps,
   /** SN of the Beacon device on the other end, when known (topology). */
-  neighbour: z.string().optional(),
+  neighbour: otherSn.optional(),
 });
 export type TelemetryPort = z.infer<typeof telemetryPortSchema>;
 
@@ -180,13 +193,13 @@ export const telemetryRadioSchema = z.object({
 /** `dev/{sn}/up/telemetry`: periodic live data. Sections that do not apply to the type are left out. */
 export const telemetrySchema = z.object({
   ts,
-  uptime: z.int().min(0),
+  uptime: int32.min(0),
   cpu: z.number().min(0).max(100).describe('Percent'),
   memory: z.number().min(0).max(100).describe('Percent'),
-  clientCount: z.int().min(0),
-  dhcpClientCount: z.int().min(0).optional(),
-  clients: z.array(telemetryClientSchema),
-  ports: z.array(telemetryPortSchema).optional(),
+  clientCount: int32.min(0),
+  dhcpClientCount: int32.min(0).optional(),
+  clients: z.array(telemetryClientSchema).max(L.CLIENTS),
+  ports: z.array(telemetryPortSchema).max(L.PORTS).optional(),
   poe: z.object({ budget: z.number(), used: z.number(), remaining: z.number() }).optional(),
   wan: z
     .object({
@@ -201,14 +214,14 @@ export const telemetrySchema = z.object({
   mesh: z
     .object({
       role: meshRoleSchema,
-      parent: z.string().nullable(),
+      parent: otherSn.nullable(),
       backhaulRssi: z.int().nullable(),
       hops: z.int().min(0),
     })
     .optional(),
-  radios: z.array(telemetryRadioSchema).optional(),
+  radios: z.array(telemetryRadioSchema).max(L.RADIOS).optional(),
   /** The device this one hangs off (topology), when known. */
-  uplink: z.object({ sn: z.string(), port: z.int().nullable() }).optional(),
+  uplink: z.object({ sn: otherSn, port: int32.nullable() }).optional(),
   led: z.boolean(),
   locating: z.boolean(),
 });
@@ -244,22 +257,22 @@ export type DeviceEventName = (typeof DeviceEventName)[keyof typeof DeviceEventN
 
 /** `dev/{sn}/up/event`: alarms (warning, critical) and log entries (info). */
 export const deviceEventSchema = z.object({
-  id: z.string().min(1).max(64).describe('Unique per device; a repeated id is the same event'),
+  id: z.string().min(1).max(L.ID_CHARS).describe('Unique per device; a repeated id is the same event'),
   ts,
   event: z.enum(Object.values(DeviceEventName) as [DeviceEventName, ...DeviceEventName[]]),
   level: z.enum([EventLevel.INFO, EventLevel.WARNING, EventLevel.CRITICAL]),
-  message: z.string().max(256).describe('en-US text'),
-  data: z.record(z.string(), z.unknown()).optional(),
+  message: z.string().max(L.TEXT_CHARS).describe('en-US text'),
+  data: freeData.optional(),
 });
 export type DeviceEvent = z.infer<typeof deviceEventSchema>;
 export const isAlarm = (e: DeviceEvent): boolean => e.level !== EventLevel.INFO;
 
 /** `dev/{sn}/up/reply`: exactly one per command id. */
 export const replySchema = z.object({
-  id: z.string().min(1).max(64),
-  code: z.int().describe('0 success, else a code of the error catalogue (SPEC.md §8)'),
-  message: z.string().max(256).optional(),
-  data: z.record(z.string(), z.unknown()).optional(),
+  id: z.string().min(1).max(L.ID_CHARS),
+  code: int32.describe('0 success, else a code of the error catalogue (SPEC.md §8)'),
+  message: z.string().max(L.TEXT_CHARS).optional(),
+  data: freeData.optional(),
   ts,
 });
 export type Reply = z.infer<typeof replySchema>;

@@ -25,6 +25,13 @@ export function connect(url: string, max = 20): Database {
   pool.on('error', () => {
     // An idle client lost its server (restart); the pool replaces it on next use.
   });
+  // A client that loses its server while checked out (in a transaction when PostgreSQL restarts or
+  // ends its connections) emits 'error' with no pool listener attached: unhandled, that stops the
+  // process. Its query in flight fails with the same error, and the pool drops the broken client
+  // when it is released, so nothing is left to do here.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = drizzle(pool, { schema });
   return { pool, db, close: () => pool.end() };
 }

@@ -1,6 +1,7 @@
 import { getTableColumns, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
+import { isTransientDbError } from './db-retry.ts';
 
 /**
  * Group commit for the device link. With thousands of devices the cost of the gateway is the number
@@ -53,19 +54,32 @@ export class Batcher<T, R> {
     while (this.inFlight < this.o.maxInFlight && this.queue.length) {
       const batch = this.queue.splice(0, this.o.maxBatch);
       this.inFlight++;
-      void withRetry(() => this.flush(batch.map((b) => b.item)))
-        .then(
-          (results) => {
-            for (const [i, b] of batch.entries()) b.resolve(results[i]);
-          },
-          (err) => {
-            for (const b of batch) b.reject(err);
-          },
-        )
-        .finally(() => {
-          this.inFlight--;
-          this.schedule();
-        });
+      void this.run(batch).finally(() => {
+        this.inFlight--;
+        this.schedule();
+      });
+    }
+  }
+
+  private async run(batch: { item: T; resolve(r: R): void; reject(e: unknown): void }[]): Promise<void> {
+    try {
+      const results = await withRetry(() => this.flush(batch.map((b) => b.item)));
+      for (const [i, b] of batch.entries()) b.resolve(results[i]);
+    } catch (err) {
+      if (batch.length === 1 || isTransientDbError(err)) {
+        for (const b of batch) b.reject(err);
+        return;
+      }
+      // One item's value failed the whole statement (a hostile device's number out of a column's
+      // range): each item alone, so that only that one fails and the other devices' are written.
+      for (const b of batch) {
+        try {
+          const [result] = await withRetry(() => this.flush([b.item]));
+          b.resolve(result);
+        } catch (one) {
+          b.reject(one);
+        }
+      }
     }
   }
 }

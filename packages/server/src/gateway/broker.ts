@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import { Readable } from 'node:stream';
-import { isDeviceTopicAllowed, validateSn } from '@beacon/protocol';
+import { DEVICE_LIMITS, isDeviceTopicAllowed, validateSn } from '@beacon/protocol';
 import { Aedes, type AedesOptions, type AuthenticateError, type Client } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -17,7 +17,10 @@ import type { FastifyBaseLogger } from 'fastify';
 
 export interface EmbeddedBrokerOptions {
   port: number;
+  /** Address to listen on (MQTT_HOST, else HOST); default 0.0.0.0. */
   host?: string;
+  /** Largest MQTT packet accepted; a larger one closes its connection (default DEVICE_LIMITS). */
+  maxPacketBytes?: number;
   serverUsername: string;
   serverPassword: string;
   factoryKey: string;
@@ -115,6 +118,41 @@ function indexRetained(aedes: Aedes): void {
   };
 }
 
+interface PacketParser {
+  packet: { length: number };
+  _parseLength(): boolean;
+  _emitError(err: Error): void;
+}
+
+/**
+ * Aedes (1.2) and its parser (mqtt-packet) have no packet size limit: a packet is buffered whole
+ * before it is handled, so one 72 MB hello took 72 MB of memory and was stored. The parser reads
+ * the packet's length from its fixed header first; here a length over the limit is a parse error,
+ * so Aedes closes that connection before the payload arrives. The parser is Aedes' own
+ * (`client._parser`, not a public API): broker.test.ts and the oversized-packet test in
+ * test/device-link-limits.test.ts fail if an upgrade moves it.
+ */
+export function limitPacketSize(client: Client, maxBytes: number): boolean {
+  const parser = (client as unknown as { _parser?: PacketParser })._parser;
+  if (!parser || typeof parser._parseLength !== 'function') return false;
+  const parseLength = parser._parseLength;
+  parser._parseLength = function (this: PacketParser) {
+    const done = parseLength.call(this);
+    if (done && this.packet.length > maxBytes) {
+      this._emitError(new Error(`packet of ${this.packet.length} bytes is over the limit of ${maxBytes}`));
+      return false;
+    }
+    return done;
+  };
+  return true;
+}
+
+/** The address clients of this machine reach a listener on `host` at (a wildcard means every address). */
+export function connectHost(host: string): string {
+  if (host === '0.0.0.0' || host === '' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 export class EmbeddedBroker {
   private aedes: Aedes | null = null;
   private server: net.Server | null = null;
@@ -131,7 +169,7 @@ export class EmbeddedBroker {
   }
 
   get url(): string {
-    return `mqtt://127.0.0.1:${this.port}`;
+    return `mqtt://${connectHost(this.options.host ?? '0.0.0.0')}:${this.port}`;
   }
 
   private async listen(port: number): Promise<void> {
@@ -205,11 +243,17 @@ export class EmbeddedBroker {
     aedes.on('connectionError', (_client, err) =>
       o.log.debug({ err: err.message }, 'mqtt connection error (before CONNECT)'),
     );
+    const maxPacketBytes = o.maxPacketBytes ?? DEVICE_LIMITS.MQTT_PACKET_BYTES;
     const server = net.createServer((socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
       try {
-        aedes.handle(socket);
+        const client = aedes.handle(socket);
+        if (!limitPacketSize(client, maxPacketBytes)) {
+          // Fail closed: without the limit one client could fill the memory.
+          o.log.warn('mqtt: no packet size limit could be set on this Aedes version; connection refused');
+          socket.destroy();
+        }
       } catch (err) {
         o.log.warn({ err: (err as Error).message }, 'mqtt: could not accept a connection');
         socket.destroy();

@@ -45,6 +45,7 @@ export class Gateway {
       username = username ?? 'beacon-server';
       password = password ?? randomBytes(24).toString('base64url');
       broker = await startBrokerOnFreePort(config, {
+        host: config.mqttHost,
         serverUsername: username,
         serverPassword: password,
         factoryKey: config.factoryKey,
@@ -106,12 +107,12 @@ export class Gateway {
 
   /**
    * First step of a shutdown: no more device messages (the server link leaves the broker), the
-   * ones received are handled, and commands still waiting for a reply end (commands.ts close).
+   * ones received are handled (not retried any more if the database is away), and commands still waiting for a reply end (commands.ts close).
    * The broker stays up until close(), so devices are not cut off while HTTP drains.
    */
   async stopIntake(): Promise<void> {
     await this.link.close();
-    await this.ingest.drain();
+    await this.ingest.close();
     await this.commands.close();
   }
 

@@ -1,7 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import {
+  DEVICE_LIMITS,
   type DeviceEvent,
   DeviceStatus,
+  decodeDeviceJson,
   deviceEventSchema,
   type Hello,
   helloSchema,
@@ -25,11 +27,13 @@ import { deviceEvents, devices } from '../db/schema.ts';
 import { type BusEvent, publishEvents } from '../events/bus.ts';
 import { isAwayStatus, scheduleAwayChecks } from './away-watchdog.ts';
 import { Batcher, updateRows } from './batch.ts';
+import { isTransientDbError } from './db-retry.ts';
 
 /**
  * Turns what devices publish into rows (DESIGN.md data path: "reported state in PostgreSQL → event
  * to browsers"). Every message is validated with the protocol schemas first; an invalid one is
- * logged and dropped. Messages of one device are handled one after another, in arrival order.
+ * logged and dropped. Messages of one device are handled one after another, in arrival order;
+ * its telemetry is coalesced and rate-limited (Lane below).
  */
 
 export type DeviceRow = typeof devices.$inferSelect;
@@ -131,12 +135,63 @@ interface Item<M> {
   now: Date;
 }
 
+type ControlKind = Exclude<UpKind, 'telemetry'>;
+
+/**
+ * What one device has waiting. Its hello, state, event and reply messages (`queue`) are handled
+ * one after another in arrival order. Telemetry is live data and is not queued: the newest one not
+ * yet written replaces the one before (`telemetry`, still raw, so a flood costs no parsing), and it
+ * is written only while the queue is empty and at most once per TELEMETRY_MIN_INTERVAL_MS. A reply
+ * therefore never waits behind telemetry, however much of it a device sends (issue 7: 15,000
+ * messages of one device took five minutes and its commands timed out meanwhile). Its other
+ * messages, replies excepted, are limited by a token bucket.
+ */
+interface Lane {
+  queue: { kind: ControlKind; data: unknown }[];
+  running: boolean;
+  telemetry: Buffer | null;
+  telemetryBusy: boolean;
+  /** Real time (ms) the last telemetry write of this device started. */
+  telemetryAt: number;
+  /** Either the end of the telemetry window (`waiting`) or the moment an idle lane may be forgotten. */
+  timer: NodeJS.Timeout | null;
+  /** The timer waits for the telemetry window (not only for the lane's release). */
+  waiting: boolean;
+  /** Token bucket of the device's hello, state and event messages (MESSAGES_PER_SECOND, MESSAGE_BURST). */
+  tokens: number;
+  refilledAt: number;
+}
+
+/** What the ingest holds and has done, for tests and benchmarks. */
+export interface IngestStats {
+  /** Devices with something waiting or in progress. */
+  devices: number;
+  /** Messages waiting for a database that is unavailable (they are written when it is back). */
+  retrying: number;
+  /** Telemetry replaced by a newer one of the same device before it was written. */
+  coalesced: number;
+  /** Messages refused (invalid, too large, over a device's queue) or given up (a failure of their own). */
+  dropped: number;
+}
+
+const RETRY_MIN_MS = 100;
+const RETRY_MAX_MS = 2000;
+
 export class Ingest {
-  private readonly chains = new Map<string, Promise<void>>();
+  private readonly lanes = new Map<string, Lane>();
+  /** Every handling under way: drain() waits for them. */
+  private readonly work = new Set<Promise<void>>();
+  /** drain() in progress: pending telemetry is written at once, not at the end of its window. */
+  private draining = 0;
+  /** Shutting down: a message the database refuses is no longer kept for a retry. */
+  private closing = false;
+  private readonly counts = { retrying: 0, coalesced: 0, dropped: 0 };
+  /** When a drop of each device was last logged (mayLog). */
+  private readonly loggedAt = new Map<string, number>();
   /**
    * Hello, state and telemetry of many devices are written together (batch.ts): with 10,000 devices
    * connecting, one transaction per message cost ~10 statements per device. A device's messages
-   * still go one after another (the chains above), so a batch holds at most one of each device.
+   * still go one after another (its lane), so a batch holds at most one of each device.
    */
   private readonly hellos = new Batcher<Item<Hello>, DeviceRow>((items) => this.writeHellos(items));
   private readonly states = new Batcher<Item<StateMessage>, DeviceRow | null>((items) =>
@@ -153,51 +208,286 @@ export class Ingest {
     private readonly awayDeadlineMs = 900_000,
   ) {}
 
-  /** Entry point for every MQTT message the server receives. */
+  /**
+   * Entry point for every MQTT message the server receives. The server's MQTT client acknowledges a
+   * QoS 1 message when this returns (mqtt.js handles the next packet only after that), so a message
+   * is kept here until it is written: one the database cannot take now is retried until it can
+   * (docs/decisions/0016-device-messages-kept-until-written.md).
+   */
   accept(topic: string, payload: Buffer): void {
     const parsed = parseDeviceTopic(topic);
     if (parsed?.direction !== 'up') return;
     const { sn, kind } = parsed;
-    let json: unknown;
-    try {
-      json = JSON.parse(payload.toString('utf8'));
-    } catch {
-      this.log.warn({ sn, kind }, 'mqtt: message is not JSON; dropped');
+    if (payload.length > DEVICE_LIMITS.MQTT_PACKET_BYTES) {
+      this.drop(sn, kind, 'too large');
       return;
     }
-    const schema = kind === 'reply' ? replySchema : SCHEMAS[kind];
-    const result = schema.safeParse(json);
-    if (!result.success) {
-      this.log.warn({ sn, kind, issues: result.error.issues.slice(0, 3) }, 'mqtt: invalid message; dropped');
+    if (kind === 'telemetry') {
+      const lane = this.lane(sn);
+      if (lane.telemetry) this.counts.coalesced++;
+      lane.telemetry = payload;
+      this.pumpTelemetry(sn, lane);
       return;
+    }
+    // The limits first: a flood over them costs no parsing.
+    const lane = this.lane(sn);
+    if (lane.queue.length >= DEVICE_LIMITS.QUEUED_PER_DEVICE) {
+      this.drop(sn, kind, 'queue full');
+      this.release(sn, lane);
+      return;
+    }
+    if (kind !== 'reply' && !this.take(lane)) {
+      this.drop(sn, kind, 'over its message rate');
+      this.release(sn, lane);
+      return;
+    }
+    const data = this.validate(sn, kind, payload);
+    if (data === undefined) {
+      this.release(sn, lane);
+      return;
+    }
+    lane.queue.push({ kind, data });
+    if (!lane.running) this.track(this.runQueue(sn, lane));
+  }
+
+  /** Resolves when every message received so far is handled (pending telemetry is written now). */
+  async drain(): Promise<void> {
+    this.draining++;
+    try {
+      for (;;) {
+        for (const [sn, lane] of this.lanes) {
+          if (lane.timer && lane.telemetry) {
+            clearTimeout(lane.timer);
+            lane.timer = null;
+            lane.waiting = false;
+            this.pumpTelemetry(sn, lane);
+          }
+        }
+        if (this.work.size === 0) return;
+        await Promise.all([...this.work]);
+      }
+    } finally {
+      this.draining--;
+    }
+  }
+
+  /** Shutdown: what was received is handled, but no longer retried while the database is away. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.drain();
+    for (const lane of this.lanes.values()) if (lane.timer) clearTimeout(lane.timer);
+    this.lanes.clear();
+  }
+
+  stats(): IngestStats {
+    return { devices: this.lanes.size, ...this.counts };
+  }
+
+  /** The message's data when it is valid JSON within the limits and matches its schema; else undefined. */
+  private validate(sn: string, kind: UpKind, payload: Buffer): unknown {
+    const decoded = decodeDeviceJson(payload);
+    if (!decoded.ok) return this.drop(sn, kind, decoded.reason);
+    const schema = kind === 'reply' ? replySchema : SCHEMAS[kind];
+    const result = schema.safeParse(decoded.value);
+    if (!result.success) {
+      this.counts.dropped++;
+      if (this.mayLog(sn)) {
+        this.log.warn(
+          { sn, kind, issues: result.error.issues.slice(0, 3) },
+          'mqtt: invalid message; dropped',
+        );
+      }
+      return undefined;
     }
     if (kind === 'hello' && (result.data as Hello).sn !== sn) {
-      this.log.warn({ sn }, 'mqtt: hello names another serial number; dropped');
+      return this.drop(sn, kind, 'hello names another serial number');
+    }
+    return result.data;
+  }
+
+  private drop(sn: string, kind: UpKind, reason: string): undefined {
+    this.counts.dropped++;
+    if (this.mayLog(sn)) this.log.warn({ sn, kind, reason }, 'mqtt: message dropped');
+    return undefined;
+  }
+
+  /** At most one line a second per device about its dropped messages: a flood must not become one of log lines. */
+  private mayLog(sn: string): boolean {
+    const now = Date.now();
+    if ((this.loggedAt.get(sn) ?? 0) > now - 1000) return false;
+    if (this.loggedAt.size >= 10_000) this.loggedAt.clear();
+    this.loggedAt.set(sn, now);
+    return true;
+  }
+
+  private lane(sn: string): Lane {
+    let lane = this.lanes.get(sn);
+    if (!lane) {
+      lane = {
+        queue: [],
+        running: false,
+        telemetry: null,
+        telemetryBusy: false,
+        telemetryAt: 0,
+        timer: null,
+        waiting: false,
+        tokens: DEVICE_LIMITS.MESSAGE_BURST,
+        refilledAt: Date.now(),
+      };
+      this.lanes.set(sn, lane);
+    }
+    return lane;
+  }
+
+  private track(p: Promise<void>): void {
+    this.work.add(p);
+    void p.finally(() => this.work.delete(p));
+  }
+
+  private async runQueue(sn: string, lane: Lane): Promise<void> {
+    lane.running = true;
+    try {
+      while (lane.queue.length) {
+        const { kind, data } = lane.queue[0];
+        await this.persist(sn, kind, () => this.handle(sn, kind, data));
+        lane.queue.shift();
+      }
+    } finally {
+      lane.running = false;
+      this.pumpTelemetry(sn, lane);
+    }
+  }
+
+  /** Writes the device's pending telemetry if its queue is idle and its window has passed. */
+  private pumpTelemetry(sn: string, lane: Lane): void {
+    if (lane.timer && !lane.waiting && lane.telemetry) {
+      // Only the release of an idle lane was due: a new telemetry does not wait for it.
+      clearTimeout(lane.timer);
+      lane.timer = null;
+    }
+    if (lane.running || lane.telemetryBusy || lane.timer) return;
+    if (!lane.telemetry) {
+      this.release(sn, lane);
       return;
     }
-    const previous = this.chains.get(sn) ?? Promise.resolve();
-    const next = previous
-      .then(() => this.handle(sn, kind, result.data))
-      .catch((err) => this.log.error({ err, sn, kind }, 'mqtt: message handling failed'));
-    this.chains.set(sn, next);
-    void next.then(() => {
-      if (this.chains.get(sn) === next) this.chains.delete(sn);
-    });
+    const wait = lane.telemetryAt + DEVICE_LIMITS.TELEMETRY_MIN_INTERVAL_MS - Date.now();
+    if (wait > 0 && this.draining === 0) {
+      lane.waiting = true;
+      lane.timer = setTimeout(() => {
+        lane.timer = null;
+        lane.waiting = false;
+        this.pumpTelemetry(sn, lane);
+      }, wait);
+      lane.timer.unref();
+      return;
+    }
+    const payload = lane.telemetry;
+    lane.telemetry = null;
+    lane.telemetryBusy = true;
+    lane.telemetryAt = Date.now();
+    this.track(
+      (async () => {
+        try {
+          const t = this.validate(sn, 'telemetry', payload) as Telemetry | undefined;
+          if (t === undefined) return;
+          const now = this.now();
+          // A newer telemetry replaces this one if the database is away for a while.
+          await this.persist(
+            sn,
+            'telemetry',
+            () => this.telemetries.add({ sn, message: t, now }),
+            () => lane.telemetry !== null,
+          );
+        } finally {
+          lane.telemetryBusy = false;
+          this.pumpTelemetry(sn, lane);
+        }
+      })(),
+    );
   }
 
-  /** Resolves when every message received so far is handled. */
-  async drain(): Promise<void> {
-    while (this.chains.size) await Promise.all([...this.chains.values()]);
+  /** Takes one token of the device's message budget; false when it has none left. */
+  private take(lane: Lane): boolean {
+    const now = Date.now();
+    const refill = ((now - lane.refilledAt) * DEVICE_LIMITS.MESSAGES_PER_SECOND) / 1000;
+    lane.tokens = Math.min(DEVICE_LIMITS.MESSAGE_BURST, lane.tokens + refill);
+    lane.refilledAt = now;
+    if (lane.tokens < 1) return false;
+    lane.tokens -= 1;
+    return true;
   }
 
-  private async handle(sn: string, kind: UpKind, data: unknown): Promise<void> {
+  /**
+   * Forgets an idle device once its telemetry window has passed and its message budget is full
+   * again (so that neither limit is reset by the device pausing between messages).
+   */
+  private release(sn: string, lane: Lane): void {
+    if (lane.running || lane.queue.length || lane.telemetryBusy || lane.timer || lane.telemetry) return;
+    const budgetFullAt =
+      lane.refilledAt +
+      ((DEVICE_LIMITS.MESSAGE_BURST - lane.tokens) * 1000) / DEVICE_LIMITS.MESSAGES_PER_SECOND;
+    const wait =
+      Math.max(lane.telemetryAt + DEVICE_LIMITS.TELEMETRY_MIN_INTERVAL_MS, budgetFullAt) - Date.now();
+    if (wait > 0 && !this.closing) {
+      lane.timer = setTimeout(() => {
+        lane.timer = null;
+        this.pumpTelemetry(sn, lane);
+      }, wait);
+      lane.timer.unref();
+      return;
+    }
+    if (this.lanes.get(sn) === lane) this.lanes.delete(sn);
+  }
+
+  /**
+   * Runs one message's handling until it is written. A failure of the database's (down, refusing
+   * connections, a lock, a revoked privilege: db-retry.ts) keeps the message and tries again with
+   * backoff, in the device's order; any other failure is the message's own and drops it.
+   */
+  private async persist(
+    sn: string,
+    kind: UpKind,
+    run: () => Promise<unknown>,
+    superseded: () => boolean = () => false,
+  ): Promise<void> {
+    let delay = RETRY_MIN_MS;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await run();
+        if (attempt > 1)
+          this.log.warn({ sn, kind, attempt }, 'mqtt: message written after the database came back');
+        return;
+      } catch (err) {
+        const transient = isTransientDbError(err);
+        if (transient && superseded()) {
+          // A newer telemetry of the device is waiting: it is written instead.
+          this.counts.coalesced++;
+          return;
+        }
+        if (!transient || this.closing) {
+          this.counts.dropped++;
+          this.log.error({ err, sn, kind }, 'mqtt: message handling failed; dropped');
+          return;
+        }
+        if (attempt === 1)
+          this.log.warn(
+            { sn, kind, err: (err as Error).message },
+            'mqtt: database unavailable; message kept for a retry',
+          );
+        this.counts.retrying++;
+        await new Promise((r) => setTimeout(r, delay));
+        this.counts.retrying--;
+        delay = Math.min(delay * 2, RETRY_MAX_MS);
+      }
+    }
+  }
+
+  private async handle(sn: string, kind: ControlKind, data: unknown): Promise<void> {
     switch (kind) {
       case 'hello':
         return this.hello(sn, data as Hello);
       case 'state':
         return this.state(sn, data as StateMessage);
-      case 'telemetry':
-        return this.telemetry(sn, data as Telemetry);
       case 'event':
         return this.event(sn, data as DeviceEvent);
       case 'reply':
@@ -213,10 +503,6 @@ export class Ingest {
   private async state(sn: string, s: StateMessage): Promise<void> {
     const row = await this.states.add({ sn, message: s, now: this.now() });
     if (row) await this.hooks.afterState?.(row);
-  }
-
-  private async telemetry(sn: string, t: Telemetry): Promise<void> {
-    await this.telemetries.add({ sn, message: t, now: this.now() });
   }
 
   /**

@@ -1,0 +1,27 @@
+import { DEV_FACTORY_KEY } from '@beacon/protocol';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('lets the embedded broker follow HOST, or MQTT_HOST when set', () => {
+    expect(loadConfig({}).mqttHost).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '127.0.0.1' }).mqttHost).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '127.0.0.1', MQTT_HOST: '0.0.0.0' }).mqttHost).toBe('0.0.0.0');
+  });
+
+  it('refuses the public factory key in production, given or by default, and names BEACON_FACTORY_KEY', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/BEACON_FACTORY_KEY/);
+    expect(() => loadConfig({ NODE_ENV: 'production', BEACON_FACTORY_KEY: DEV_FACTORY_KEY })).toThrow(
+      /BEACON_FACTORY_KEY/,
+    );
+    const own = loadConfig({ NODE_ENV: 'production', BEACON_FACTORY_KEY: 'own-key' });
+    expect(own).toMatchObject({ factoryKey: 'own-key', factoryKeyIsPublic: false });
+  });
+
+  it('allows the public key outside production, marked for the start-up warning', () => {
+    expect(loadConfig({ NODE_ENV: 'development' })).toMatchObject({
+      factoryKey: DEV_FACTORY_KEY,
+      factoryKeyIsPublic: true,
+    });
+  });
+});

@@ -1,0 +1,106 @@
+import type { SimulatedDevice } from '@beacon/agent';
+import { DEVICE_LIMITS, upTopic } from '@beacon/protocol';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deviceEvents } from '../src/db/schema.ts';
+import { SYSTEM_ACTOR } from '../src/gateway/commands.ts';
+import { deviceRow, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
+import { startTestServer, type TestServer } from './helpers/harness.ts';
+
+/**
+ * Issue 7: one device's burst of 15,000 telemetry messages took five minutes to drain (each waited
+ * for the previous one's write) and its commands timed out meanwhile. Telemetry is now coalesced
+ * per device and never holds a reply back.
+ */
+
+let server: TestServer;
+const running: SimulatedDevice[] = [];
+
+beforeAll(async () => {
+  // Far above what a reply takes, far below what 15,000 writes one after another took.
+  server = await startTestServer({ COMMAND_TIMEOUT_MS: '20000' });
+});
+afterAll(async () => {
+  await Promise.all(running.map((d) => d.stop().catch(() => {})));
+  await server?.close();
+});
+
+const telemetry = (cpu: number) =>
+  JSON.stringify({
+    ts: Date.now(),
+    uptime: 100,
+    cpu,
+    memory: 20,
+    clientCount: 0,
+    clients: [],
+    led: false,
+    locating: false,
+  });
+
+describe('a device that floods telemetry', () => {
+  it('gets its command replies through, and so does another device, while its 15,000 messages pass', async () => {
+    const noisy = testSn('F');
+    const quiet = testSn('Q');
+    const a = await simulateOnline(server, noisy);
+    const b = await simulateOnline(server, quiet);
+    running.push(a, b);
+    const coalescedBefore = server.gateway.ingest.stats().coalesced;
+    const payload = telemetry(55.5);
+    // In rounds of 500, as a device's network stack would hand them over (not 15,000 writes queued at once).
+    const flood = (async () => {
+      for (let round = 0; round < 30; round++) {
+        await Promise.all(
+          Array.from({ length: 500 }, () => a.publishRaw(upTopic(noisy, 'telemetry'), payload, 0)),
+        );
+      }
+    })();
+    // The commands go while the flood is on its way: the noisy device's reply travels behind it.
+    const commands = server.gateway.commands;
+    const [toNoisy, toQuiet] = await Promise.all([
+      commands.send(noisy, 'locate', { seconds: 1 }, SYSTEM_ACTOR),
+      commands.send(quiet, 'locate', { seconds: 1 }, SYSTEM_ACTOR),
+    ]);
+    await flood;
+    expect(toNoisy).toMatchObject({ state: 'success', code: 0 });
+    expect(toQuiet).toMatchObject({ state: 'success', code: 0 });
+    // The flood was coalesced, not written message by message, and its values arrived.
+    await server.gateway.ingest.drain();
+    expect(server.gateway.ingest.stats().coalesced - coalescedBefore).toBeGreaterThan(10_000);
+    await waitFor(async () => (await deviceRow(server, noisy))?.telemetryAt, 'telemetry of the noisy device');
+  }, 60_000);
+
+  it('has events over its message budget dropped, and its commands still answered', async () => {
+    const sn = testSn('G');
+    const d = await simulateOnline(server, sn);
+    running.push(d);
+    const dropped = server.gateway.ingest.stats().dropped;
+    const count = 1000;
+    const flood = (async () => {
+      for (let round = 0; round < count / 100; round++) {
+        await Promise.all(
+          Array.from({ length: 100 }, (_, i) => {
+            const e = {
+              id: `f${round}-${i}`,
+              ts: Date.now(),
+              event: 'high-cpu',
+              level: 'warning',
+              message: 'x',
+            };
+            return d.publishRaw(upTopic(sn, 'event'), JSON.stringify(e), 0);
+          }),
+        );
+      }
+    })();
+    const outcome = await server.gateway.commands.send(sn, 'locate', { seconds: 1 }, SYSTEM_ACTOR);
+    await flood;
+    expect(outcome).toMatchObject({ state: 'success', code: 0 });
+    await server.gateway.ingest.drain();
+    const stored = await server.database.db.select().from(deviceEvents).where(eq(deviceEvents.sn, sn));
+    // The burst and what the sustained rate allowed meanwhile were stored; the rest was dropped.
+    expect(stored.length).toBeGreaterThanOrEqual(DEVICE_LIMITS.MESSAGE_BURST - 10);
+    expect(stored.length).toBeLessThan(count);
+    // Every flood message not stored was counted as dropped (other devices may add their own).
+    const storedFlood = stored.filter((r) => r.eventId.startsWith('f')).length;
+    expect(server.gateway.ingest.stats().dropped - dropped).toBeGreaterThanOrEqual(count - storedFlood);
+  }, 60_000);
+});
