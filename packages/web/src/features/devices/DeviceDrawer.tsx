@@ -191,7 +191,7 @@ export function DeviceDrawer({ projectId, sn, writable, onClose }: Props) {
     >
       {d ? (
         <>
-          <Descriptions size="small" column={2} bordered data-testid="device-facts">
+          <Descriptions size="small" column={{ xs: 1, sm: 2 }} bordered data-testid="device-facts">
             <Descriptions.Item label={t('devices.col.name')}>{d.name}</Descriptions.Item>
             <Descriptions.Item label={t('devices.remark')}>{d.remark || t('common.none')}</Descriptions.Item>
             <Descriptions.Item label={t('devices.col.status')}>

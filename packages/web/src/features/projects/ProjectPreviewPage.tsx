@@ -11,6 +11,8 @@ import { PageTitle } from '../../layout/PageTitle.tsx';
 import { ProjectTags, SWITCHER_QUERY } from '../../layout/ProjectSwitcher.tsx';
 import { selectProject, useCurrentProject } from '../../session/currentProject.ts';
 import { formatDateTime, formatGmtOffset } from '../../util/format.ts';
+import { devicesApi } from '../devices/api.ts';
+import { auditActionKey, auditEntityKey, auditSubject } from './auditText.ts';
 import { propertyKey, rightKey } from './labels.ts';
 import { ProjectFormModal } from './ProjectFormModal.tsx';
 import { writeBlockReason } from './ProjectListPage.tsx';
@@ -46,6 +48,15 @@ export function ProjectPreviewPage() {
   useEffect(() => {
     if (project.data) selectProject(project.data);
   }, [project.data]);
+  // Device actions record the SN only: the names come from the project's device list.
+  const needsDeviceNames = logs.data?.items.some((a) => a.entity === 'device') ?? false;
+  const deviceNames = useQuery({
+    queryKey: ['devices', current?.id, 'names'],
+    queryFn: () => devicesApi.list(current!.id, { page: 1, pageSize: 200, sort: 'name', order: 'asc' }),
+    enabled: !!current && needsDeviceNames,
+    select: (page) => new Map(page.items.map((d) => [d.sn, d.name])),
+    meta: { silent: true },
+  });
 
   const p = project.data;
   const blocked = p ? writeBlockReason(p) : null;
@@ -152,12 +163,22 @@ export function ProjectPreviewPage() {
                   width: 150,
                 },
                 { title: t('project.logAccount'), dataIndex: 'account', key: 'account', ellipsis: true },
-                { title: t('project.logAction'), dataIndex: 'action', key: 'action', width: 110 },
+                {
+                  title: t('project.logAction'),
+                  key: 'action',
+                  width: 150,
+                  render: (_: unknown, a) => t(auditActionKey(a), { defaultValue: a.action }),
+                },
                 {
                   title: t('project.logEntity'),
                   key: 'entity',
                   ellipsis: true,
-                  render: (_: unknown, a) => (a.entityId ? `${a.entity} ${a.entityId}` : a.entity),
+                  render: (_: unknown, a) => (
+                    <span data-testid={`log-subject-${a.id}`}>
+                      {t(auditEntityKey(a), { defaultValue: a.entity })}{' '}
+                      {auditSubject(a, deviceNames.data ?? new Map())}
+                    </span>
+                  ),
                 },
               ]}
             />
