@@ -12,11 +12,8 @@ import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'r
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { api, isApiError, onFailure, onUnauthorized } from './api/index.ts';
-import { PlaceholderPage } from './features/static/PlaceholderPage.tsx';
-import { InfoPage, TransferPage } from './features/static/StaticPages.tsx';
 import { LastError } from './layout/LastError.tsx';
 import { LoadingOverlay } from './layout/LoadingOverlay.tsx';
-import { MainLayout } from './layout/MainLayout.tsx';
 import { PageTitle } from './layout/PageTitle.tsx';
 import { FullPageSpin } from './layout/Spinners.tsx';
 import { currentProject, selectProject, useCurrentProject } from './session/currentProject.ts';
@@ -29,9 +26,19 @@ import { errorText, setMessageApi } from './state/feedback.ts';
 const PUBLIC_PREFIXES = ['/login', '/signup', '/reset-password', '/static/'];
 export const isPublicPath = (path: string) => PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(p));
 
-/** Screens load on first visit (one chunk each), so the login page and the shell start small. */
-const named = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
+/**
+ * Screens load on first visit (one chunk each), so the login page and the shell start small; the
+ * shell itself (menu, header, drawer) is a chunk of its own that the sign-in screens never load.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: each screen's own props type flows through lazy()
+const named = <K extends string, C extends ComponentType<any>>(load: () => Promise<Record<K, C>>, name: K) =>
   lazy(() => load().then((m) => ({ default: m[name] })));
+const MainLayout = named(() => import('./layout/MainLayout.tsx'), 'MainLayout');
+const PlaceholderPage = named(() => import('./features/static/PlaceholderPage.tsx'), 'PlaceholderPage');
+const InfoPage = lazy(() =>
+  import('./features/static/StaticPages.tsx').then((m) => ({ default: m.InfoPage })),
+);
+const TransferPage = named(() => import('./features/static/StaticPages.tsx'), 'TransferPage');
 const AccountPage = named(() => import('./features/account/AccountPage.tsx'), 'AccountPage');
 const LoginPage = named(() => import('./features/auth/LoginPage.tsx'), 'LoginPage');
 const ResetPasswordPage = named(() => import('./features/auth/ResetPasswordPage.tsx'), 'ResetPasswordPage');
