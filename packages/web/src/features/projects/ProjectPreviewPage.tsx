@@ -150,6 +150,8 @@ export function ProjectPreviewPage() {
               loading={logs.isLoading}
               dataSource={logs.data?.items ?? []}
               pagination={false}
+              // A phone scrolls the rows sideways rather than squeezing each column to a letter.
+              scroll={{ x: 560 }}
               data-testid="project-logs"
               locale={{
                 emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('project.noLogs')} />,
