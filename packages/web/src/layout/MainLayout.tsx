@@ -14,7 +14,7 @@ import {
 } from '@ant-design/icons';
 import type { SessionView } from '@beacon/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Drawer, Grid, Layout, Menu, type MenuProps, Tag, theme } from 'antd';
+import { Button, Drawer, Layout, Menu, type MenuProps, Tag, theme } from 'antd';
 import { type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
@@ -84,9 +84,8 @@ export function MainLayout({ session }: { session: SessionView }) {
   const queryClient = useQueryClient();
   const project = useCurrentProject();
   const phone = useIsPhone();
-  const screens = Grid.useBreakpoint();
-  // Tablets start with the sider folded to its icons; the user may unfold it.
-  const [collapsed, setCollapsed] = useState(() => screens.lg === false);
+  // Tablets (under antd's lg, 992 px) start with the sider folded to its icons; it can be unfolded.
+  const [collapsed, setCollapsed] = useState(() => window.innerWidth < 992);
   const [navOpen, setNavOpen] = useState(false);
   const { token } = theme.useToken();
   useProjectSelection();
