@@ -28,7 +28,13 @@ describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
   for (const vp of VIEWPORTS) {
     it(`has no violation on the sign-in screens at ${vp.width} px`, async () => {
       const page = await browser.newPage({ viewport: vp });
-      for (const path of ['/login', '/signup', '/reset-password', '/static/transferToLocalDev']) {
+      for (const path of [
+        '/login',
+        '/signup',
+        '/reset-password',
+        '/static/transfer',
+        '/static/transferToLocalDev',
+      ]) {
         await visit(page, path);
         await expectAccessible(page, `${path} @${vp.width}`);
       }

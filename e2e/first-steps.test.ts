@@ -118,6 +118,13 @@ describe.runIf(hasChromium())('a new user in Chromium', () => {
     expect(await page.getByTestId(`device-uplink-none-${sn}`).textContent()).toContain(
       'The device reports no uplink neighbour',
     );
+
+    // The same in the device's rename dialog: an empty name is refused on the field, not thrown.
+    await page.getByTestId(`device-open-${sn}`).click();
+    await page.getByTestId('device-edit').click();
+    await page.getByTestId('device-edit-name').fill('');
+    await page.getByTestId('device-edit-submit').click();
+    await poll(() => page.getByText('The device name cannot be empty').isVisible()).toBe(true);
     expect(errors).toEqual([]);
   });
 

@@ -401,7 +401,7 @@ function EditModal({
       open={open}
       title={t('devices.rename')}
       onCancel={onClose}
-      onOk={async () => onSave(await form.validateFields())}
+      onOk={() => form.submit()}
       okButtonProps={{ 'data-testid': 'device-edit-submit' } as ButtonProps}
       destroyOnHidden
     >
@@ -410,7 +410,7 @@ function EditModal({
         layout="vertical"
         preserve={false}
         initialValues={{ name: device.name, remark: device.remark || device.name }}
-        onFinish={async () => onSave(await form.validateFields())}
+        onFinish={(values) => onSave(values)}
       >
         <Form.Item
           name="name"
@@ -463,7 +463,9 @@ function ActionFormModal({
 
   const submit = async () => {
     if (!action) return;
-    const v = await form.validateFields();
+    // A failed rule shows on its field; nothing awaits this, so it must not reject.
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     switch (action) {
       case 'upgrade':
         return onSubmit('upgrade', image ? { firmwareId: image.id } : { version: v.version });
