@@ -2,11 +2,12 @@ import { EditOutlined, FundProjectionScreenOutlined, UnorderedListOutlined } fro
 import type { AuditView } from '@beacon/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Empty, Row, Skeleton, Table, Tag, Tooltip } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/index.ts';
 import { NoProject } from '../../components/NoProject.tsx';
+import { useKeyboardScroll } from '../../components/useKeyboardScroll.ts';
 import { PageTitle } from '../../layout/PageTitle.tsx';
 import { ProjectTags, SWITCHER_QUERY } from '../../layout/ProjectSwitcher.tsx';
 import { selectProject, useCurrentProject } from '../../session/currentProject.ts';
@@ -57,6 +58,9 @@ export function ProjectPreviewPage() {
     select: (page) => new Map(page.items.map((d) => [d.sn, d.name])),
     meta: { silent: true },
   });
+
+  const logsBox = useRef<HTMLDivElement>(null);
+  useKeyboardScroll(logsBox, t('project.recentLogs'));
 
   const p = project.data;
   const blocked = p ? writeBlockReason(p) : null;
@@ -143,7 +147,7 @@ export function ProjectPreviewPage() {
           </Card>
         </Col>
         <Col xs={24} xxl={10}>
-          <Card title={t('project.recentLogs')}>
+          <Card title={t('project.recentLogs')} ref={logsBox}>
             <Table<AuditView>
               rowKey="id"
               size="small"
