@@ -33,7 +33,8 @@ describe.runIf(hasChromium())('device maintenance in Chromium', () => {
     await page.getByTestId('project-form-netmode-wlan').click();
     await page.getByTestId('project-form-submit').click();
     await poll(() => page.getByText('E2E-Devices', { exact: true }).first().isVisible()).toBe(true);
-    await page.getByText('E2E-Devices', { exact: true }).first().click();
+    // The row, not the header's project switcher (a created project becomes the current one).
+    await page.locator('tr[data-testid^="project-row-"]', { hasText: 'E2E-Devices' }).click();
     await page.waitForURL('**/overview/preview');
 
     await page.goto('/manage/devconf');

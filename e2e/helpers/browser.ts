@@ -13,7 +13,10 @@ const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
  * One Chromium per test file; each call of `newPage` opens a fresh context (a separate browser
  * profile, so two users can be signed in at once). A failing test leaves a screenshot per page.
  */
-export function useBrowser(): { newPage(): Promise<Page>; contexts: BrowserContext[] } {
+export function useBrowser(): {
+  newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
+  contexts: BrowserContext[];
+} {
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
@@ -43,11 +46,12 @@ export function useBrowser(): { newPage(): Promise<Page>; contexts: BrowserConte
   });
   return {
     contexts,
-    async newPage() {
+    /** A desktop window (1440 × 900) unless told otherwise (a phone: 390 × 844). */
+    async newPage(options = {}) {
       if (!browser) throw new Error('Chromium is not available');
       const context = await browser.newContext({
         baseURL: baseUrl(),
-        viewport: { width: 1440, height: 900 },
+        viewport: options.viewport ?? { width: 1440, height: 900 },
       });
       contexts.push(context);
       return context.newPage();

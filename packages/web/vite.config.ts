@@ -1,38 +1,33 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './build/precompress.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
- * Vendor chunks (rolldown's `output.codeSplitting` groups): libraries change less often than our
- * code, so they stay cached across releases. Screens are split by React.lazy in App.tsx.
+ * Only React has a chunk of its own (every route needs it, and it changes less often than our
+ * code). antd, its icons and the other libraries are not grouped: rolldown splits them along the
+ * screens' lazy imports (App.tsx), so the login page loads the few antd components it renders
+ * instead of all of antd (docs/decisions/0025-web-delivery.md; sizes in bench/RESULTS.md).
  */
 const VENDOR_GROUPS = [
   {
     name: 'vendor-react',
-    test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/,
+    test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
     priority: 30,
   },
-  { name: 'vendor-antd-icons', test: /node_modules[\\/]@ant-design[\\/]icons/, priority: 25 },
-  {
-    name: 'vendor-antd',
-    test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+|@emotion|dayjs|stylis)[\\/]/,
-    priority: 20,
-  },
-  { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },
-  // The shared contract (enums, validators, zod schemas) every screen uses.
-  { name: 'protocol', test: /packages[\\/]protocol[\\/]/, priority: 5 },
 ];
 
 export default defineConfig({
   root,
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // antd is one large vendor chunk (~900 kB before gzip); anything past this is worth a look.
-    chunkSizeWarningLimit: 1000,
+    // The import graph per route, read by bench/web-sizes.ts.
+    manifest: true,
+    chunkSizeWarningLimit: 400,
     rolldownOptions: {
       output: { codeSplitting: { groups: VENDOR_GROUPS } },
     },

@@ -25,6 +25,7 @@ import { registerOriginCheck } from './http/origin.ts';
 import { recordRoutes } from './http/route-registry.ts';
 import type { App } from './http/types.ts';
 import { registerNulGuard, validatorCompiler } from './http/validation.ts';
+import { setWebCacheHeaders } from './http/web-assets.ts';
 import { firmwareDownloadRoutes, maintenanceRoutes } from './maintenance/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
 import { sharingRoutes } from './sharing/routes.ts';
@@ -139,7 +140,15 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
   const indexHtml = path.join(config.webDist, 'index.html');
   const hasWeb = fs.existsSync(indexHtml);
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+    // The build writes .br and .gz next to each asset (packages/web/build/precompress.ts).
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: setWebCacheHeaders(config.webDist),
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];

@@ -1,29 +1,44 @@
-import { isRouteAllowed, landingPath, ROUTES, type RouteEntry, type SessionView } from '@beacon/protocol';
+import {
+  Codes,
+  isRouteAllowed,
+  landingPath,
+  ROUTES,
+  type RouteEntry,
+  type SessionView,
+} from '@beacon/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { App as AntApp, Button, Result } from 'antd';
 import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { api, isApiError, onFailure, onUnauthorized } from './api/index.ts';
-import { PlaceholderPage } from './features/static/PlaceholderPage.tsx';
-import { InfoPage, TransferPage } from './features/static/StaticPages.tsx';
 import { LastError } from './layout/LastError.tsx';
 import { LoadingOverlay } from './layout/LoadingOverlay.tsx';
-import { MainLayout } from './layout/MainLayout.tsx';
 import { PageTitle } from './layout/PageTitle.tsx';
 import { FullPageSpin } from './layout/Spinners.tsx';
 import { currentProject, selectProject, useCurrentProject } from './session/currentProject.ts';
 import { mayBeLost } from './session/projectLoss.ts';
-import { gateContext, useSession } from './session/session.ts';
+import { loginPathFor, nextFromSearch } from './session/returnTo.ts';
+import { gateContext, SESSION_KEY, useSession } from './session/session.ts';
 import { forgetSession, sessionGate } from './session/signedOut.ts';
 import { errorText, setMessageApi } from './state/feedback.ts';
 
 const PUBLIC_PREFIXES = ['/login', '/signup', '/reset-password', '/static/'];
 export const isPublicPath = (path: string) => PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(p));
 
-/** Screens load on first visit (one chunk each), so the login page and the shell start small. */
-const named = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
+/**
+ * Screens load on first visit (one chunk each), so the login page and the shell start small; the
+ * shell itself (menu, header, drawer) is a chunk of its own that the sign-in screens never load.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: each screen's own props type flows through lazy()
+const named = <K extends string, C extends ComponentType<any>>(load: () => Promise<Record<K, C>>, name: K) =>
   lazy(() => load().then((m) => ({ default: m[name] })));
+const MainLayout = named(() => import('./layout/MainLayout.tsx'), 'MainLayout');
+const PlaceholderPage = named(() => import('./features/static/PlaceholderPage.tsx'), 'PlaceholderPage');
+const InfoPage = lazy(() =>
+  import('./features/static/StaticPages.tsx').then((m) => ({ default: m.InfoPage })),
+);
+const TransferPage = named(() => import('./features/static/StaticPages.tsx'), 'TransferPage');
 const AccountPage = named(() => import('./features/account/AccountPage.tsx'), 'AccountPage');
 const LoginPage = named(() => import('./features/auth/LoginPage.tsx'), 'LoginPage');
 const ResetPasswordPage = named(() => import('./features/auth/ResetPasswordPage.tsx'), 'ResetPasswordPage');
@@ -48,6 +63,9 @@ const REAL_PAGES: Record<string, () => ReactNode> = {
  * Sends the user to /login when any call answers that the browser is signed out: 401 with 9 or 10
  * (token missing or old), 70 (the password was modified: a reset or a change elsewhere ended every
  * session of the account) or 5003 (logged in elsewhere). Every cached answer goes, the session's too.
+ * "Your session has ended" shows only when one did: this tab held a session, or the browser sent a
+ * token that is no longer valid — not to a visitor who never signed in (9 on the first call).
+ * The page they opened comes back after the login (`?next=`).
  */
 function AuthWatcher() {
   const navigate = useNavigate();
@@ -55,11 +73,16 @@ function AuthWatcher() {
   const queryClient = useQueryClient();
   useEffect(
     () =>
-      onUnauthorized(() => {
-        const path = window.location.pathname;
-        if (isPublicPath(path)) return;
+      onUnauthorized((error) => {
+        const { pathname, search, hash, origin } = window.location;
+        if (isPublicPath(pathname)) return;
+        const ended =
+          queryClient.getQueryData(SESSION_KEY) !== undefined || error.code !== Codes.TOKEN_MISSING;
         forgetSession(queryClient);
-        navigate('/login', { replace: true, state: { reason: 'expired', from: path } });
+        navigate(loginPathFor(`${pathname}${search}${hash}`, origin), {
+          replace: true,
+          state: ended ? { reason: 'expired' } : undefined,
+        });
       }),
     [navigate, queryClient],
   );
@@ -117,7 +140,10 @@ function RequireSession() {
   const session = useSession();
   // A signed-out answer wins over the session React Query keeps from before a failed refetch.
   const gate = sessionGate(session);
-  if (gate === 'login') return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (gate === 'login') {
+    const here = `${location.pathname}${location.search}${location.hash}`;
+    return <Navigate to={loginPathFor(here, window.location.origin)} replace />;
+  }
   if (gate === 'shell' && session.data) return <MainLayout session={session.data} />;
   if (gate === 'wait') return <FullPageSpin />;
   return (
@@ -133,12 +159,14 @@ function RequireSession() {
   );
 }
 
-/** Public auth screens: a signed-in user goes straight to the landing page. */
+/** Public auth screens: a signed-in user goes straight on: to `?next=`, else the landing page. */
 function PublicOnly({ children }: { children: ReactNode }) {
   const session = useSession();
   const project = useCurrentProject();
+  const location = useLocation();
   if (sessionGate(session) === 'shell' && session.data) {
-    const landing = landingPath(gateContext(session.data, project?.netMode)) ?? '/';
+    const next = nextFromSearch(location.search, window.location.origin);
+    const landing = next ?? landingPath(gateContext(session.data, project?.netMode)) ?? '/';
     return <Navigate to={landing} replace />;
   }
   return <>{children}</>;

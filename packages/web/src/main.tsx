@@ -6,8 +6,10 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { App } from './App.tsx';
 import { isApiError, isSignedOutError } from './api/index.ts';
+import './global.css';
 import './i18n/index.ts';
 import { errorText, showError } from './state/feedback.ts';
+import { THEME } from './theme.ts';
 
 const queryClient = new QueryClient({
   queryCache: new QueryCache({
@@ -28,7 +30,7 @@ const queryClient = new QueryClient({
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <ConfigProvider locale={enUS} theme={{ token: { borderRadius: 6 } }}>
+    <ConfigProvider locale={enUS} theme={THEME}>
       <QueryClientProvider client={queryClient}>
         <BrowserRouter>
           <App />

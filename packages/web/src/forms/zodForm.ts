@@ -14,7 +14,11 @@ export function issuesToFields(error: z.ZodError): Record<string, string> {
 
 /** Shows field messages on an antd form; unknown field names are ignored. */
 export function showFieldErrors(form: FormInstance, fields: Record<string, string>): boolean {
-  const known = new Set(Object.keys(form.getFieldsValue(true) ?? {}));
+  // The store holds only fields with a value; an empty optional field is still a field of the form.
+  const known = new Set([
+    ...Object.keys(form.getFieldsValue(true) ?? {}),
+    ...Object.keys(form.getFieldsValue() ?? {}),
+  ]);
   const entries = Object.entries(fields).filter(([name]) => known.has(name));
   if (entries.length > 0) form.setFields(entries.map(([name, message]) => ({ name, errors: [message] })));
   return entries.length > 0;

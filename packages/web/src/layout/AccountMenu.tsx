@@ -4,7 +4,16 @@ import { Avatar, Dropdown, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
-export function AccountMenu({ session, onLogout }: { session: SessionView; onLogout: () => void }) {
+/** `compact` (phones): the avatar alone; the name is still in the button's accessible name. */
+export function AccountMenu({
+  session,
+  onLogout,
+  compact = false,
+}: {
+  session: SessionView;
+  onLogout: () => void;
+  compact?: boolean;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const name = session.account.nick || session.account.account;
@@ -34,12 +43,12 @@ export function AccountMenu({ session, onLogout }: { session: SessionView; onLog
       <button
         type="button"
         data-testid="account-menu"
-        aria-label={t('header.accountMenu')}
+        aria-label={t('header.accountMenuOf', { name })}
         style={{ background: 'none', border: 0, cursor: 'pointer', padding: '0 4px', height: 40 }}
       >
         <Space size={8}>
           <Avatar size="small" src={session.account.avatarUrl ?? undefined} icon={<UserOutlined />} />
-          <Typography.Text>{name}</Typography.Text>
+          {compact ? null : <Typography.Text>{name}</Typography.Text>}
         </Space>
       </button>
     </Dropdown>

@@ -14,19 +14,21 @@ import {
 } from '@ant-design/icons';
 import type { SessionView } from '@beacon/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Layout, Menu, type MenuProps, Tag, theme } from 'antd';
+import { Button, Drawer, Layout, Menu, type MenuProps, Tag, theme } from 'antd';
 import { type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { api } from '../api/index.ts';
 import { allGroupKeys, buildNavTree, type NavNode, openKeysFor } from '../nav/navTree.ts';
 import { selectProject, useCurrentProject } from '../session/currentProject.ts';
+import { loginPathFor } from '../session/returnTo.ts';
 import { gateContext, logout } from '../session/session.ts';
 import { useIdleLogout } from '../session/useIdleLogout.ts';
 import { showSuccess } from '../state/feedback.ts';
 import { AccountMenu } from './AccountMenu.tsx';
 import { ProjectSwitcher, SWITCHER_QUERY } from './ProjectSwitcher.tsx';
 import { ContentSpin } from './Spinners.tsx';
+import { useIsPhone } from './useIsPhone.ts';
 
 const ICONS: Record<string, ReactNode> = {
   '/overview/preview': <DashboardOutlined />,
@@ -81,7 +83,10 @@ export function MainLayout({ session }: { session: SessionView }) {
   const location = useLocation();
   const queryClient = useQueryClient();
   const project = useCurrentProject();
-  const [collapsed, setCollapsed] = useState(false);
+  const phone = useIsPhone();
+  // Tablets (under antd's lg, 992 px) start with the sider folded to its icons; it can be unfolded.
+  const [collapsed, setCollapsed] = useState(() => window.innerWidth < 992);
+  const [navOpen, setNavOpen] = useState(false);
   const { token } = theme.useToken();
   useProjectSelection();
 
@@ -111,84 +116,120 @@ export function MainLayout({ session }: { session: SessionView }) {
 
   const onIdle = useCallback(async () => {
     await logout(queryClient);
-    navigate('/login', { replace: true, state: { reason: 'idle' } });
+    const { pathname, search, hash, origin } = window.location;
+    navigate(loginPathFor(`${pathname}${search}${hash}`, origin), {
+      replace: true,
+      state: { reason: 'idle' },
+    });
   }, [queryClient, navigate]);
   useIdleLogout(session.idleTimeoutSeconds, onIdle);
 
-  // The console fills the window: the sider and the header stay put, each part scrolls on its own.
-  return (
-    <Layout style={{ height: '100vh', overflow: 'hidden' }}>
-      <Layout.Sider
+  const closeNavDrawer = () => setNavOpen(false);
+  const brand = (showName: boolean) => (
+    <div
+      style={{
+        height: 56,
+        flex: 'none',
+        display: 'flex',
+        alignItems: 'center',
+        gap: 10,
+        padding: showName ? '0 20px' : '0 24px',
+        color: '#fff',
+        fontWeight: 600,
+        fontSize: 18,
+        letterSpacing: 0.3,
+        whiteSpace: 'nowrap',
+      }}
+      data-testid="app-name"
+    >
+      <WifiOutlined style={{ fontSize: 20, color: '#69b1ff' }} />
+      {showName ? t('app.name') : null}
+    </div>
+  );
+  const nav = (inDrawer: boolean) => (
+    <nav
+      style={{ flex: 1, minHeight: 0, overflowY: 'auto', overflowX: 'hidden' }}
+      aria-label={t('nav.label')}
+    >
+      <Menu
         theme="dark"
-        width={232}
-        collapsible
-        collapsed={collapsed}
-        trigger={null}
-        style={{ height: '100vh' }}
-      >
-        <div style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-          <div
-            style={{
-              height: 56,
-              flex: 'none',
-              display: 'flex',
-              alignItems: 'center',
-              gap: 10,
-              padding: collapsed ? '0 24px' : '0 20px',
-              color: '#fff',
-              fontWeight: 600,
-              fontSize: 18,
-              letterSpacing: 0.3,
-              whiteSpace: 'nowrap',
-            }}
-            data-testid="app-name"
-          >
-            <WifiOutlined style={{ fontSize: 20, color: token.colorPrimary }} />
-            {collapsed ? null : t('app.name')}
+        mode="inline"
+        data-testid="nav-menu"
+        items={items}
+        selectedKeys={[location.pathname]}
+        openKeys={collapsed && !inDrawer ? undefined : openKeys}
+        onOpenChange={(keys) => setOpenKeys(keys as string[])}
+        onClick={({ key }) => {
+          navigate(key);
+          if (inDrawer) closeNavDrawer();
+        }}
+      />
+    </nav>
+  );
+
+  // The console fills the window: the sider and the header stay put, each part scrolls on its own.
+  // On a phone the sider would take most of the width: the menu opens as a drawer instead.
+  return (
+    <Layout style={{ height: '100dvh', overflow: 'hidden' }}>
+      {phone ? (
+        <Drawer
+          placement="left"
+          open={navOpen}
+          onClose={closeNavDrawer}
+          closable={false}
+          size={264}
+          styles={{ body: { padding: 0, background: '#001529', display: 'flex', flexDirection: 'column' } }}
+          data-testid="nav-drawer"
+        >
+          {brand(true)}
+          {nav(true)}
+        </Drawer>
+      ) : (
+        <Layout.Sider
+          theme="dark"
+          width={232}
+          collapsible
+          collapsed={collapsed}
+          trigger={null}
+          style={{ height: '100dvh' }}
+        >
+          <div style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+            {brand(!collapsed)}
+            {nav(false)}
           </div>
-          <nav
-            style={{ flex: 1, minHeight: 0, overflowY: 'auto', overflowX: 'hidden' }}
-            aria-label={t('nav.label')}
-          >
-            <Menu
-              theme="dark"
-              mode="inline"
-              data-testid="nav-menu"
-              items={items}
-              selectedKeys={[location.pathname]}
-              openKeys={collapsed ? undefined : openKeys}
-              onOpenChange={(keys) => setOpenKeys(keys as string[])}
-              onClick={({ key }) => navigate(key)}
-            />
-          </nav>
-        </div>
-      </Layout.Sider>
-      <Layout style={{ height: '100vh', minWidth: 0 }}>
+        </Layout.Sider>
+      )}
+      <Layout style={{ height: '100dvh', minWidth: 0 }}>
         <Layout.Header
           style={{
             background: token.colorBgContainer,
-            padding: '0 20px 0 8px',
+            padding: phone ? '0 8px' : '0 20px 0 8px',
             display: 'flex',
             alignItems: 'center',
             justifyContent: 'space-between',
+            gap: 8,
             borderBottom: `1px solid ${token.colorBorderSecondary}`,
             flex: 'none',
             zIndex: 10,
             height: 56,
           }}
         >
-          <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
+          <div style={{ display: 'flex', alignItems: 'center', gap: phone ? 4 : 12, minWidth: 0, flex: 1 }}>
             <Button
               type="text"
-              aria-label={collapsed ? t('nav.expand') : t('nav.collapse')}
-              icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
-              onClick={() => setCollapsed((c) => !c)}
+              aria-label={phone ? t('nav.open') : collapsed ? t('nav.expand') : t('nav.collapse')}
+              aria-expanded={phone ? navOpen : !collapsed}
+              icon={collapsed || phone ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+              onClick={() => (phone ? setNavOpen(true) : setCollapsed((c) => !c))}
+              data-testid="nav-toggle"
             />
-            <ProjectSwitcher />
+            <ProjectSwitcher compact={phone} />
           </div>
-          <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
-            {session.accessType === 'openapi' ? <Tag color="purple">{t('header.openapi')}</Tag> : null}
-            <AccountMenu session={session} onLogout={doLogout} />
+          <div style={{ display: 'flex', alignItems: 'center', gap: 12, flex: 'none' }}>
+            {session.accessType === 'openapi' && !phone ? (
+              <Tag color="purple">{t('header.openapi')}</Tag>
+            ) : null}
+            <AccountMenu session={session} onLogout={doLogout} compact={phone} />
           </div>
         </Layout.Header>
         <Layout.Content
@@ -197,7 +238,7 @@ export function MainLayout({ session }: { session: SessionView }) {
           ref={contentRef}
         >
           {/* Padding inside the scroller, so sticky table headers stick to its very top. */}
-          <div style={{ padding: 24 }}>
+          <div style={{ padding: phone ? 12 : 24 }}>
             <Suspense fallback={<ContentSpin />}>
               <Outlet />
             </Suspense>

@@ -18,11 +18,17 @@ export function PageTitle({ title, extra }: { title: string; extra?: ReactNode }
         display: 'flex',
         alignItems: 'center',
         justifyContent: 'space-between',
+        flexWrap: 'wrap',
         marginBottom: 16,
         gap: 12,
       }}
     >
-      <Typography.Title level={4} style={{ margin: 0 }} data-testid="page-title">
+      {/* The title keeps its words whole; on a narrow screen the buttons move below it. */}
+      <Typography.Title
+        level={4}
+        style={{ margin: 0, flex: '1 1 auto', minWidth: 0 }}
+        data-testid="page-title"
+      >
         {title}
       </Typography.Title>
       {extra ? <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}>{extra}</div> : null}

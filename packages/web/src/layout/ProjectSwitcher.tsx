@@ -1,6 +1,6 @@
 import type { ProjectView } from '@beacon/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { Select, Space, Tag, Typography } from 'antd';
+import { Select, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/index.ts';
 import { propertyKey } from '../features/projects/labels.ts';
@@ -25,7 +25,8 @@ export function ProjectTags({ project }: { project: Pick<ProjectView, 'isDemo' |
 }
 
 /** Header project switcher: lists the projects and makes the chosen one current. */
-export function ProjectSwitcher() {
+/** `compact` (phones): no visible label, and the select takes the width the header leaves. */
+export function ProjectSwitcher({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation();
   const current = useCurrentProject();
   const projects = useQuery({
@@ -42,13 +43,13 @@ export function ProjectSwitcher() {
     options.unshift({ value: current.id, label: current.name, project: undefined as unknown as ProjectView });
   }
   return (
-    <Space size={8}>
-      <Typography.Text type="secondary">{t('header.project')}</Typography.Text>
+    <div style={{ display: 'flex', alignItems: 'center', gap: 8, minWidth: 0, flex: compact ? 1 : 'none' }}>
+      {compact ? null : <Typography.Text type="secondary">{t('header.project')}</Typography.Text>}
       <Select
         data-testid="project-switcher"
         aria-label={t('header.project')}
-        style={{ width: 300 }}
-        popupMatchSelectWidth={420}
+        style={compact ? { width: '100%', minWidth: 0 } : { width: 300 }}
+        popupMatchSelectWidth={compact ? false : 420}
         placeholder={t('header.selectProject')}
         loading={projects.isLoading}
         value={current?.id}
@@ -75,6 +76,6 @@ export function ProjectSwitcher() {
           if (p) selectProject(p);
         }}
       />
-    </Space>
+    </div>
   );
 }

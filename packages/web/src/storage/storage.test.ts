@@ -53,6 +53,7 @@ describe('client storage', () => {
     s.setGlobalItem('k', 1);
     s.setUpgradeInfo({ showUpgradeAlertInfo: false });
     s.setTableShrink('a@b.co', 'devices', true);
+    s.setTableColumns('a@b.co', 'devices', ['name', 'ip']);
 
     s.clearOnLogout();
 
@@ -70,9 +71,11 @@ describe('client storage', () => {
     expect(JSON.parse(local.getItem(KEYS.upgradeInfo)!)).toEqual({ showUpgradeAlertInfo: true });
     // Table shrink settings are per account and survive logout.
     expect(s.getTableShrink('a@b.co')).toEqual({ devices: true });
+    expect(s.getTableColumns('a@b.co', 'devices')).toEqual(['name', 'ip']);
+    expect(s.getTableColumns('other@b.co', 'devices')).toBeNull();
     expect(session.length).toBe(0);
     expect([...Array(local.length).keys()].map((i) => local.key(i)).sort()).toEqual(
-      [KEYS.tableShrink, KEYS.upgradeInfo].sort(),
+      [KEYS.tableShrink, KEYS.tableColumns, KEYS.upgradeInfo].sort(),
     );
   });
 

@@ -16,6 +16,7 @@ export const KEYS = {
   topoTips: 'topoTips',
   upgradeInfo: 'upgradeInfo',
   tableShrink: 'tableShrink',
+  tableColumns: 'tableColumns',
   globalStorage: 'globalStorage',
   token: 'token',
 } as const;
@@ -160,6 +161,22 @@ export function createClientStorage(local: Storage, session: Storage) {
       const safe = typeof all === 'object' && !Array.isArray(all) ? all : {};
       safe[account] = { ...(safe[account] ?? {}), [table]: shrunk };
       local.setItem(KEYS.tableShrink, JSON.stringify(safe));
+    },
+
+    /**
+     * The columns an account chose to show in a table (part of the "table shrink settings per
+     * account" of SPEC.md §3); null until it chooses. Kept at logout, like the shrink settings.
+     */
+    getTableColumns(account: string, table: string): string[] | null {
+      const all = readJson<Record<string, Record<string, unknown>>>(local, KEYS.tableColumns);
+      const mine = all && typeof all === 'object' && !Array.isArray(all) ? all[account]?.[table] : undefined;
+      return Array.isArray(mine) ? mine.filter((x): x is string => typeof x === 'string') : null;
+    },
+    setTableColumns(account: string, table: string, columns: string[]) {
+      const all = readJson<Record<string, Record<string, string[]>>>(local, KEYS.tableColumns) ?? {};
+      const safe = typeof all === 'object' && !Array.isArray(all) ? all : {};
+      safe[account] = { ...(safe[account] ?? {}), [table]: columns };
+      local.setItem(KEYS.tableColumns, JSON.stringify(safe));
     },
 
     /** The global storage object; a corrupt stored value is silently cleared (SPEC.md §3). */

@@ -1,5 +1,5 @@
 import { WifiOutlined } from '@ant-design/icons';
-import { Card, Typography } from 'antd';
+import { theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDocumentTitle } from '../../layout/PageTitle.tsx';
@@ -14,6 +14,7 @@ export function AuthCard({
   footer?: ReactNode;
 }) {
   const { t } = useTranslation();
+  const { token } = theme.useToken();
   useDocumentTitle(title);
   return (
     <div
@@ -34,13 +35,35 @@ export function AuthCard({
           </div>
           <div style={{ opacity: 0.75 }}>{t('app.tagline')}</div>
         </div>
-        <Card>
-          <Typography.Title level={4} style={{ marginTop: 0, marginBottom: 20 }} data-testid="page-title">
+        {/*
+          A plain box rather than antd's Card and Typography: those bring tabs, menus and the
+          copy/edit machinery into the sign-in screens' download (bench/web-sizes.ts).
+        */}
+        <main
+          style={{
+            background: token.colorBgContainer,
+            borderRadius: token.borderRadiusLG,
+            padding: 24,
+            color: token.colorText,
+            fontSize: token.fontSize,
+          }}
+        >
+          <h1
+            style={{
+              marginTop: 0,
+              marginBottom: 20,
+              fontSize: token.fontSizeHeading4,
+              lineHeight: token.lineHeightHeading4,
+              fontWeight: token.fontWeightStrong,
+              color: token.colorTextHeading,
+            }}
+            data-testid="page-title"
+          >
             {title}
-          </Typography.Title>
+          </h1>
           {children}
           {footer ? <div style={{ marginTop: 8, textAlign: 'center' }}>{footer}</div> : null}
-        </Card>
+        </main>
       </div>
     </div>
   );

@@ -6,6 +6,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/index.ts';
 import { useFormSubmit } from '../../forms/useFormSubmit.ts';
 import { blanks, parseForm } from '../../forms/zodForm.ts';
+import { carryNext, nextFromSearch } from '../../session/returnTo.ts';
 import { landingFor, useStartSession } from '../../session/session.ts';
 import { storage } from '../../storage/storage.ts';
 import { AccountField } from './AccountField.tsx';
@@ -13,7 +14,6 @@ import { AuthCard } from './AuthCard.tsx';
 
 interface LoginState {
   reason?: 'idle' | 'expired';
-  from?: string;
 }
 
 export function LoginPage() {
@@ -24,6 +24,7 @@ export function LoginPage() {
   const startSession = useStartSession();
   const { busy, run } = useFormSubmit(form);
   const state = (location.state ?? {}) as LoginState;
+  const carried = carryNext(location.search, window.location.origin);
 
   const onFinish = async (raw: Record<string, unknown>) => {
     const body = parseForm(LoginBody, blanks(raw, ['account', 'password']), form);
@@ -31,7 +32,7 @@ export function LoginPage() {
     await run(async () => {
       const session = await api.login(body);
       startSession(session);
-      const target = state.from && state.from !== '/' ? state.from : (landingFor(session) ?? '/');
+      const target = nextFromSearch(location.search, window.location.origin) ?? landingFor(session) ?? '/';
       navigate(target, { replace: true });
     });
   };
@@ -42,7 +43,7 @@ export function LoginPage() {
       footer={
         <span>
           {t('auth.noAccount')}{' '}
-          <Link to="/signup" data-testid="link-signup">
+          <Link to={`/signup${carried}`} data-testid="link-signup">
             {t('auth.createAccount')}
           </Link>
         </span>
@@ -81,7 +82,7 @@ export function LoginPage() {
           <Form.Item name="remember" valuePropName="checked" noStyle>
             <Checkbox data-testid="login-remember">{t('auth.remember')}</Checkbox>
           </Form.Item>
-          <Link to="/reset-password" data-testid="link-reset">
+          <Link to={`/reset-password${carried}`} data-testid="link-reset">
             {t('auth.forgot')}
           </Link>
         </div>

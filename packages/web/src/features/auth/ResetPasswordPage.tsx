@@ -1,10 +1,11 @@
 import { ResetPasswordBody } from '@beacon/protocol';
 import { Button, Form } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/index.ts';
 import { useFormSubmit } from '../../forms/useFormSubmit.ts';
 import { blanks, parseForm } from '../../forms/zodForm.ts';
+import { carryNext } from '../../session/returnTo.ts';
 import { showSuccess } from '../../state/feedback.ts';
 import { AccountField } from './AccountField.tsx';
 import { AuthCard } from './AuthCard.tsx';
@@ -15,6 +16,8 @@ export function ResetPasswordPage() {
   const { t } = useTranslation();
   const [form] = Form.useForm();
   const navigate = useNavigate();
+  const location = useLocation();
+  const toLogin = `/login${carryNext(location.search, window.location.origin)}`;
   const { busy, run } = useFormSubmit(form);
 
   const onFinish = async (raw: Record<string, unknown>) => {
@@ -25,7 +28,7 @@ export function ResetPasswordPage() {
     await run(async () => {
       await api.resetPassword(body);
       showSuccess(t('auth.resetDone'));
-      navigate('/login', { replace: true });
+      navigate(toLogin, { replace: true });
     });
   };
 
@@ -33,7 +36,7 @@ export function ResetPasswordPage() {
     <AuthCard
       title={t('auth.resetTitle')}
       footer={
-        <Link to="/login" data-testid="link-login">
+        <Link to={toLogin} data-testid="link-login">
           {t('auth.backToLogin')}
         </Link>
       }

@@ -1,10 +1,11 @@
 import { SignUpBody } from '@beacon/protocol';
 import { Button, Form } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/index.ts';
 import { useFormSubmit } from '../../forms/useFormSubmit.ts';
 import { blanks, parseForm } from '../../forms/zodForm.ts';
+import { carryNext, nextFromSearch } from '../../session/returnTo.ts';
 import { landingFor, useStartSession } from '../../session/session.ts';
 import { showSuccess } from '../../state/feedback.ts';
 import { AccountField } from './AccountField.tsx';
@@ -16,6 +17,7 @@ export function SignUpPage() {
   const { t } = useTranslation();
   const [form] = Form.useForm();
   const navigate = useNavigate();
+  const location = useLocation();
   const startSession = useStartSession();
   const { busy, run } = useFormSubmit(form);
 
@@ -28,7 +30,9 @@ export function SignUpPage() {
       const session = await api.signUp(body);
       startSession(session);
       showSuccess(t('auth.signupDone'));
-      navigate(landingFor(session) ?? '/', { replace: true });
+      navigate(nextFromSearch(location.search, window.location.origin) ?? landingFor(session) ?? '/', {
+        replace: true,
+      });
     });
   };
 
@@ -38,7 +42,7 @@ export function SignUpPage() {
       footer={
         <span>
           {t('auth.haveAccount')}{' '}
-          <Link to="/login" data-testid="link-login">
+          <Link to={`/login${carryNext(location.search, window.location.origin)}`} data-testid="link-login">
             {t('auth.login')}
           </Link>
         </span>

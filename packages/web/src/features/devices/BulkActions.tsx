@@ -184,7 +184,9 @@ function BulkFormModal({
 
   const submit = async () => {
     if (!spec || blocked) return;
-    const v = await form.validateFields();
+    // A failed rule shows on its field; antd's Modal does not await onOk, so this must not reject.
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     onSubmit(spec, spec.form === 'upgrade' ? { version: v.version } : scheduleParams(v));
   };
 

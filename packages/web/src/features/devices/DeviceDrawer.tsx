@@ -195,7 +195,7 @@ export function DeviceDrawer({ projectId, sn, writable, onClose }: Props) {
     >
       {d ? (
         <>
-          <Descriptions size="small" column={2} bordered data-testid="device-facts">
+          <Descriptions size="small" column={{ xs: 1, sm: 2 }} bordered data-testid="device-facts">
             <Descriptions.Item label={t('devices.col.name')}>{d.name}</Descriptions.Item>
             <Descriptions.Item label={t('devices.remark')}>{d.remark || t('common.none')}</Descriptions.Item>
             <Descriptions.Item label={t('devices.col.status')}>
@@ -405,7 +405,7 @@ function EditModal({
       open={open}
       title={t('devices.rename')}
       onCancel={onClose}
-      onOk={async () => onSave(await form.validateFields())}
+      onOk={() => form.submit()}
       okButtonProps={{ 'data-testid': 'device-edit-submit' } as ButtonProps}
       destroyOnHidden
     >
@@ -414,7 +414,7 @@ function EditModal({
         layout="vertical"
         preserve={false}
         initialValues={{ name: device.name, remark: device.remark || device.name }}
-        onFinish={async () => onSave(await form.validateFields())}
+        onFinish={(values) => onSave(values)}
       >
         <Form.Item
           name="name"
@@ -473,7 +473,9 @@ function ActionFormModal({
 
   const submit = async () => {
     if (!action) return;
-    const v = await form.validateFields();
+    // A failed rule shows on its field; nothing awaits this, so it must not reject.
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
     switch (action) {
       case 'upgrade':
         return onSubmit('upgrade', image ? { firmwareId: image.id } : { version: v.version });

@@ -3,6 +3,7 @@ import {
   DEVICE_NAME_MAX,
   type DeviceView,
   type ImportResultView,
+  MODEL_CATALOGUE,
   validateDeviceName,
   validateSn,
 } from '@beacon/protocol';
@@ -22,15 +23,19 @@ import {
   type TableProps,
   Tag,
   Tooltip,
+  Typography,
   Upload,
 } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ColumnChooser, useColumnChoice } from '../../components/ColumnChooser.tsx';
 import { NoProject } from '../../components/NoProject.tsx';
+import { useInertMeasureRow } from '../../components/useInertMeasureRow.ts';
 import { checkRule } from '../../forms/checkRule.ts';
 import { EnterSubmits } from '../../forms/EnterSubmits.tsx';
 import { useFormSubmit } from '../../forms/useFormSubmit.ts';
 import { PageTitle } from '../../layout/PageTitle.tsx';
+import { useIsPhone } from '../../layout/useIsPhone.ts';
 import { canWrite, useCurrentProject } from '../../session/currentProject.ts';
 import { errorText, showError, showSuccess } from '../../state/feedback.ts';
 import { withLoadState } from '../../state/store.ts';
@@ -46,6 +51,41 @@ const contentScroller = () =>
   (document.querySelector('[data-testid="content-scroll"]') as HTMLElement | null) ?? document.body;
 
 const SEARCH_FIELDS = ['all', 'ip', 'model', 'port', 'name', 'vlan', 'mac'] as const;
+
+/**
+ * The columns between the name and the actions, in table order. By default those that tell
+ * devices apart and say how they are doing show; the rest are a choice away (the chooser), so the
+ * table fits a 1440 px window without scrolling.
+ */
+const OPTIONAL_COLUMNS = [
+  'model',
+  'type',
+  'mac',
+  'sn',
+  'firmware',
+  'ip',
+  'status',
+  'managementMode',
+  'uplink',
+  'clientCount',
+  'poe',
+  'meshRole',
+] as const;
+const DEFAULT_COLUMNS: readonly string[] = ['model', 'sn', 'ip', 'status', 'uplink', 'clientCount'];
+const COLUMN_TITLE_KEYS: Record<(typeof OPTIONAL_COLUMNS)[number], string> = {
+  model: 'devices.col.model',
+  type: 'devices.col.type',
+  mac: 'devices.col.mac',
+  sn: 'devices.col.sn',
+  firmware: 'devices.col.firmware',
+  ip: 'devices.col.ip',
+  status: 'devices.col.status',
+  managementMode: 'devices.col.mode',
+  uplink: 'devices.col.uplink',
+  clientCount: 'devices.col.clients',
+  poe: 'devices.col.poe',
+  meshRole: 'devices.col.meshRole',
+};
 type SearchField = (typeof SEARCH_FIELDS)[number];
 
 /** /manage/devconf: the project's devices, their maintenance actions, add and import. */
@@ -55,6 +95,10 @@ export function DevicesPage() {
   const projectId = current?.id;
   const writable = canWrite(current);
   const live = useLiveDeviceEvents(projectId);
+  const phone = useIsPhone();
+  const columnChoice = useColumnChoice('devices', OPTIONAL_COLUMNS, DEFAULT_COLUMNS);
+  const tableBox = useRef<HTMLDivElement>(null);
+  useInertMeasureRow(tableBox);
 
   const [params, setParams] = useState<DeviceListParams>({
     page: 1,
@@ -124,12 +168,12 @@ export function DevicesPage() {
   const sortOrder = (key: string) =>
     params.sort === key ? (params.order === 'desc' ? ('descend' as const) : ('ascend' as const)) : null;
 
-  const columns: TableProps<DeviceView>['columns'] = [
+  const allColumns: NonNullable<TableProps<DeviceView>['columns']> = [
     {
       key: 'name',
       title: t('devices.col.name'),
       fixed: 'left',
-      width: 200,
+      width: phone ? 150 : 200,
       sorter: true,
       sortOrder: sortOrder('name'),
       render: (_, d) => (
@@ -142,7 +186,11 @@ export function DevicesPage() {
           >
             <span style={{ whiteSpace: 'nowrap' }}>{d.name}</span>
           </Button>
-          {d.remark ? <span style={{ color: '#888', fontSize: 12 }}>{d.remark}</span> : null}
+          {d.remark ? (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {d.remark}
+            </Typography.Text>
+          ) : null}
         </Space>
       ),
     },
@@ -182,7 +230,17 @@ export function DevicesPage() {
       key: 'uplink',
       title: t('devices.col.uplink'),
       render: (_, d) =>
-        d.uplink ? `${d.uplink.sn}${d.uplink.port ? ` / ${d.uplink.port}` : ''}` : t('common.none'),
+        d.uplink ? (
+          `${d.uplink.sn}${d.uplink.port ? ` / ${d.uplink.port}` : ''}`
+        ) : (
+          // The device names its uplink itself (telemetry); "—" is what it reported, not a fault.
+          <Tooltip title={t('devices.noUplink')}>
+            <span data-testid={`device-uplink-none-${d.sn}`}>
+              <span aria-hidden>{t('common.none')}</span>
+              <span className="visually-hidden">{t('devices.noUplink')}</span>
+            </span>
+          </Tooltip>
+        ),
     },
     {
       key: 'clientCount',
@@ -204,7 +262,8 @@ export function DevicesPage() {
     {
       key: 'actions',
       title: t('common.actions'),
-      fixed: 'right',
+      // On a phone a fixed column on each side would leave no room to scroll the rest.
+      fixed: phone ? undefined : 'right',
       width: 96,
       render: (_, d) => (
         <Button
@@ -219,6 +278,10 @@ export function DevicesPage() {
       ),
     },
   ];
+
+  const columns = allColumns.filter(
+    (c) => !OPTIONAL_COLUMNS.includes(c.key as never) || columnChoice.shown.has(c.key as string),
+  );
 
   const blockedTip = writable
     ? undefined
@@ -266,13 +329,14 @@ export function DevicesPage() {
           data-testid="devices-readonly"
         />
       ) : null}
-      <Card>
+      <Card ref={tableBox}>
         <Space wrap style={{ marginBottom: 12, width: '100%', justifyContent: 'space-between' }}>
           <Space.Compact>
             <Select
               value={field}
               onChange={setField}
-              style={{ width: 130 }}
+              style={{ width: phone ? 110 : 130 }}
+              aria-label={t('devices.searchField')}
               data-testid="device-search-field"
               options={SEARCH_FIELDS.map((f) => ({ value: f, label: t(`devices.search.${f}`) }))}
             />
@@ -281,8 +345,9 @@ export function DevicesPage() {
               onChange={(e) => setTerm(e.target.value)}
               onSearch={search}
               allowClear
+              aria-label={t('devices.searchPlaceholder')}
               placeholder={t('devices.searchPlaceholder')}
-              style={{ width: 280 }}
+              style={{ width: phone ? 'calc(100vw - 170px)' : 280 }}
               data-testid="device-search"
             />
           </Space.Compact>
@@ -312,6 +377,13 @@ export function DevicesPage() {
                 data-testid="devices-refresh"
               />
             </Tooltip>
+            <ColumnChooser
+              columns={OPTIONAL_COLUMNS.map((key) => ({ key, title: t(COLUMN_TITLE_KEYS[key]) }))}
+              shown={columnChoice.shown}
+              onChange={columnChoice.choose}
+              defaults={DEFAULT_COLUMNS}
+              testId="device-columns"
+            />
           </Space>
         </Space>
         <Table<DeviceView>
@@ -342,7 +414,24 @@ export function DevicesPage() {
             showSizeChanger: true,
             showTotal: (total) => t('devices.total', { count: total }),
           }}
-          locale={{ emptyText: list.isError ? errorText(list.error) : t('devices.empty') }}
+          locale={{
+            emptyText: list.isError ? (
+              errorText(list.error)
+            ) : (
+              <Space direction="vertical">
+                <span>{t('devices.empty')}</span>
+                {writable ? (
+                  <Button
+                    icon={<PlusOutlined />}
+                    onClick={() => setAddOpen(true)}
+                    data-testid="add-device-empty"
+                  >
+                    {t('devices.add')}
+                  </Button>
+                ) : null}
+              </Space>
+            ),
+          }}
         />
       </Card>
       <DeviceDrawer
@@ -357,6 +446,18 @@ export function DevicesPage() {
   );
 }
 
+/** The catalogue's models grouped by device type, for pre-provisioning a device. */
+function useModelOptions() {
+  const { t } = useTranslation();
+  const groups = new Map<string, { value: string; label: string }[]>();
+  for (const m of MODEL_CATALOGUE) {
+    const list = groups.get(m.type) ?? [];
+    list.push({ value: m.model, label: `${m.model} · ${m.description}` });
+    groups.set(m.type, list);
+  }
+  return [...groups].map(([type, options]) => ({ label: t(`devices.type.${type}`), options }));
+}
+
 function AddDeviceModal({
   projectId,
   open,
@@ -368,13 +469,16 @@ function AddDeviceModal({
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [form] = Form.useForm<{ sn: string; name?: string }>();
+  const [form] = Form.useForm<{ sn: string; model?: string; name?: string }>();
   const { busy, run } = useFormSubmit(form);
-  const submit = async () => {
-    const values = await form.validateFields();
+  const modelOptions = useModelOptions();
+  // OK goes through the form's own submit: a field that fails its rule stops there, shown on the
+  // field, instead of rejecting a promise nobody awaits (antd's Modal ignores onOk's result).
+  const submit = async (values: { sn: string; model?: string; name?: string }) => {
     await run(async () => {
       await devicesApi.add(projectId, {
         sn: values.sn.trim(),
+        ...(values.model ? { model: values.model } : {}),
         ...(values.name?.trim() ? { name: values.name.trim() } : {}),
       });
       showSuccess(t('devices.added'));
@@ -388,7 +492,7 @@ function AddDeviceModal({
       open={open}
       title={t('devices.add')}
       onCancel={onClose}
-      onOk={submit}
+      onOk={() => form.submit()}
       confirmLoading={busy}
       okText={t('common.add')}
       okButtonProps={{ 'data-testid': 'add-device-submit' } as ButtonProps}
@@ -408,6 +512,15 @@ function AddDeviceModal({
           ]}
         >
           <Input data-testid="add-device-sn" autoFocus placeholder={t('devices.snPlaceholder')} />
+        </Form.Item>
+        <Form.Item name="model" label={t('devices.modelOptional')} extra={t('devices.modelHelp')}>
+          <Select
+            allowClear
+            showSearch={{ optionFilterProp: 'label' }}
+            placeholder={t('devices.modelPlaceholder')}
+            options={modelOptions}
+            data-testid="add-device-model"
+          />
         </Form.Item>
         <Form.Item
           name="name"

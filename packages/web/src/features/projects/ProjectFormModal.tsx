@@ -97,7 +97,8 @@ export function ProjectFormModal({
         saved = await withLoadState('saving', () => api.createProject(body));
         showSuccess(t('project.created_ok'));
       }
-      if (currentProject.get()?.id === saved.id) selectProject(saved);
+      // A new project becomes the current one: the next screen the user opens is about it.
+      if (!project || currentProject.get()?.id === saved.id) selectProject(saved);
       queryClient.invalidateQueries({ queryKey: ['projects'] });
       queryClient.invalidateQueries({ queryKey: ['project', saved.id] });
       onSaved?.(saved);

@@ -74,6 +74,8 @@ export function ProjectListPage() {
       title: t('project.name'),
       dataIndex: 'name',
       key: 'name',
+      // The name stays in view while the other columns scroll sideways (phones).
+      fixed: 'left',
       sorter: true,
       sortOrder: sort === 'name' ? (order === 'asc' ? 'ascend' : 'descend') : null,
       render: (name: string, p) => (
@@ -179,7 +181,8 @@ export function ProjectListPage() {
           <Input.Search
             allowClear
             placeholder={t('project.searchPlaceholder')}
-            style={{ width: 260 }}
+            aria-label={t('project.searchPlaceholder')}
+            style={{ width: 260, maxWidth: '100%' }}
             data-testid="project-search"
             onSearch={(v) => {
               setQ(v.trim());
@@ -189,6 +192,7 @@ export function ProjectListPage() {
           <Select
             style={{ width: 170 }}
             value={range ?? 'all'}
+            aria-label={t('project.rangeFilter')}
             data-testid="project-range"
             onChange={(v: string) => {
               setRange(v === 'all' ? undefined : (v as ProjectTimeRange));
@@ -202,6 +206,7 @@ export function ProjectListPage() {
           <Select
             style={{ width: 140 }}
             value={netMode ?? -1}
+            aria-label={t('project.typeFilter')}
             data-testid="project-netmode-filter"
             onChange={(v: number) => {
               setNetMode(v === 0 || v === 1 ? v : undefined);

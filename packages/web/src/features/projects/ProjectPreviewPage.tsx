@@ -2,16 +2,19 @@ import { EditOutlined, FundProjectionScreenOutlined, UnorderedListOutlined } fro
 import type { AuditView } from '@beacon/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Empty, Row, Skeleton, Table, Tag, Tooltip } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/index.ts';
 import { NoProject } from '../../components/NoProject.tsx';
+import { useKeyboardScroll } from '../../components/useKeyboardScroll.ts';
 import { PageTitle } from '../../layout/PageTitle.tsx';
 import { ProjectTags, SWITCHER_QUERY } from '../../layout/ProjectSwitcher.tsx';
 import { selectProject, useCurrentProject } from '../../session/currentProject.ts';
 import { formatDateTime, formatGmtOffset } from '../../util/format.ts';
+import { devicesApi } from '../devices/api.ts';
 import { PendingOffers } from '../sharing/PendingOffers.tsx';
+import { auditActionKey, auditEntityKey, auditSubject } from './auditText.ts';
 import { propertyKey, rightKey } from './labels.ts';
 import { ProjectFormModal } from './ProjectFormModal.tsx';
 import { writeBlockReason } from './ProjectListPage.tsx';
@@ -47,6 +50,18 @@ export function ProjectPreviewPage() {
   useEffect(() => {
     if (project.data) selectProject(project.data);
   }, [project.data]);
+  // Device actions record the SN only: the names come from the project's device list.
+  const needsDeviceNames = logs.data?.items.some((a) => a.entity === 'device') ?? false;
+  const deviceNames = useQuery({
+    queryKey: ['devices', current?.id, 'names'],
+    queryFn: () => devicesApi.list(current!.id, { page: 1, pageSize: 200, sort: 'name', order: 'asc' }),
+    enabled: !!current && needsDeviceNames,
+    select: (page) => new Map(page.items.map((d) => [d.sn, d.name])),
+    meta: { silent: true },
+  });
+
+  const logsBox = useRef<HTMLDivElement>(null);
+  useKeyboardScroll(logsBox, t('project.recentLogs'));
 
   const p = project.data;
   const blocked = p ? writeBlockReason(p) : null;
@@ -134,13 +149,15 @@ export function ProjectPreviewPage() {
           </Card>
         </Col>
         <Col xs={24} xxl={10}>
-          <Card title={t('project.recentLogs')}>
+          <Card title={t('project.recentLogs')} ref={logsBox}>
             <Table<AuditView>
               rowKey="id"
               size="small"
               loading={logs.isLoading}
               dataSource={logs.data?.items ?? []}
               pagination={false}
+              // A phone scrolls the rows sideways rather than squeezing each column to a letter.
+              scroll={{ x: 560 }}
               data-testid="project-logs"
               locale={{
                 emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('project.noLogs')} />,
@@ -154,12 +171,22 @@ export function ProjectPreviewPage() {
                   width: 150,
                 },
                 { title: t('project.logAccount'), dataIndex: 'account', key: 'account', ellipsis: true },
-                { title: t('project.logAction'), dataIndex: 'action', key: 'action', width: 110 },
+                {
+                  title: t('project.logAction'),
+                  key: 'action',
+                  width: 150,
+                  render: (_: unknown, a) => t(auditActionKey(a), { defaultValue: a.action }),
+                },
                 {
                   title: t('project.logEntity'),
                   key: 'entity',
                   ellipsis: true,
-                  render: (_: unknown, a) => (a.entityId ? `${a.entity} ${a.entityId}` : a.entity),
+                  render: (_: unknown, a) => (
+                    <span data-testid={`log-subject-${a.id}`}>
+                      {t(auditEntityKey(a), { defaultValue: a.entity })}{' '}
+                      {auditSubject(a, deviceNames.data ?? new Map())}
+                    </span>
+                  ),
                 },
               ]}
             />

@@ -1,0 +1,95 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { call, createProjectByApi, freshSn, signUpByApi } from './helpers/account.ts';
+import { axeViolations } from './helpers/axe.ts';
+import { hasChromium, useBrowser } from './helpers/browser.ts';
+
+const VIEWPORTS = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+/**
+ * No WCAG 2 A/AA violation (axe-core) on any screen that exists, on a desktop and on a phone.
+ * axe runs until the page is settled (animations, data loading): a real violation stays and fails
+ * when the poll gives up.
+ */
+const expectAccessible = (page: Page, screen: string) =>
+  expect.poll(() => axeViolations(page), { timeout: 15_000, interval: 500, message: screen }).toEqual([]);
+
+async function visit(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await page.getByTestId('page-title').first().waitFor();
+}
+
+describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
+  const browser = useBrowser();
+
+  for (const vp of VIEWPORTS) {
+    it(`has no violation on the sign-in screens at ${vp.width} px`, async () => {
+      const page = await browser.newPage({ viewport: vp });
+      for (const path of [
+        '/login',
+        '/signup',
+        '/reset-password',
+        '/static/transfer',
+        '/static/transferToLocalDev',
+      ]) {
+        await visit(page, path);
+        await expectAccessible(page, `${path} @${vp.width}`);
+      }
+    });
+
+    it(`has no violation on the console's screens at ${vp.width} px`, async () => {
+      const page = await browser.newPage({ viewport: vp });
+      await signUpByApi(page, `e2e-a11y-${vp.name}-${Date.now()}@example.com`);
+      const name = `A11y${vp.width}`;
+      const projectId = await createProjectByApi(page, name);
+      for (const [prefix, model] of [
+        ['E2EA11YAP', 'BA-W1200C'],
+        ['E2EA11YSW', 'BS-S1008P'],
+      ] as const) {
+        const added = await call(page, 'POST', `/projects/${projectId}/devices`, {
+          sn: freshSn(prefix),
+          model,
+        });
+        expect(added.code).toBe(0);
+      }
+
+      await visit(page, '/overview/list');
+      await expectAccessible(page, `project list @${vp.width}`);
+      await page.getByTestId(`project-row-${projectId}`).click();
+      await page.waitForURL('**/overview/preview');
+      await page.getByTestId('project-facts-name').waitFor();
+      await expectAccessible(page, `overview @${vp.width}`);
+
+      await visit(page, '/manage/devconf');
+      await expect
+        .poll(() => page.locator('[data-testid^="device-row-"]').count(), { timeout: 10_000 })
+        .toBe(2);
+      await expectAccessible(page, `device maintenance @${vp.width}`);
+      await page.locator('[data-testid^="device-open-"]').first().click();
+      await page.getByTestId('device-facts').waitFor();
+      await expectAccessible(page, `device drawer @${vp.width}`);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('device-facts').waitFor({ state: 'detached' });
+      await page.getByTestId('add-device').click();
+      await page.getByTestId('add-device-sn').waitFor();
+      await expectAccessible(page, `add device @${vp.width}`);
+      await page.keyboard.press('Escape');
+
+      for (const [path, screen] of [
+        ['/manage/authority', 'sharing'],
+        ['/account', 'profile'],
+        ['/manage/status', 'interim screen'],
+        ['/manage/visualization/topo', 'interim Beta screen'],
+      ] as const) {
+        await visit(page, path);
+        await expectAccessible(page, `${screen} @${vp.width}`);
+      }
+      await page.goto('/no-such-screen');
+      await page.getByTestId('page-title').waitFor();
+      await expectAccessible(page, `not found @${vp.width}`);
+    });
+  }
+});

@@ -1,0 +1,57 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { readEmailCode } from './browser.ts';
+
+export type Envelope<T = unknown> = { code: number; data: T; fields?: Record<string, string> };
+
+export const PASSWORD = 'e2e-secret-1';
+
+/** Calls the API from inside the page (same origin, the page's cookie). */
+export function call<T = unknown>(
+  page: Page,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Envelope<T>> {
+  return page.evaluate(
+    async ([m, p, b]) => {
+      const res = await fetch(`/api/v1${p}`, {
+        method: m as string,
+        headers: b === undefined ? {} : { 'content-type': 'application/json' },
+        body: b === undefined ? undefined : JSON.stringify(b),
+      });
+      return res.json();
+    },
+    [method, path, body] as const,
+  ) as Promise<Envelope<T>>;
+}
+
+/** Signs a new account up through the API; the page stays signed in (the cookie is its context's). */
+export async function signUpByApi(page: Page, email: string): Promise<void> {
+  await page.goto('/login');
+  expect((await call(page, 'POST', '/auth/codes', { email, purpose: 'signup' })).code).toBe(0);
+  const code = await readEmailCode(email);
+  const res = await call(page, 'POST', '/auth/signup', {
+    email,
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    code,
+  });
+  expect(res.code).toBe(0);
+}
+
+/** A WLAN project of the signed-in account, through the API. */
+export async function createProjectByApi(page: Page, name: string): Promise<number> {
+  const res = await call<{ id: number }>(page, 'POST', '/projects', { name, scenario: 'hotel' });
+  expect(res.code).toBe(0);
+  return res.data.id;
+}
+
+/**
+ * A serial number no device has used: pre-provisioned with its model it shows in the project
+ * (offline) without taking one of the shared pool's powered-on devices.
+ */
+export function freshSn(prefix: string): string {
+  const tail = `${Date.now()}${Math.floor(Math.random() * 1e6)}`.replace(/\D/g, '');
+  return `${prefix}${tail}`.slice(0, 24).toUpperCase();
+}
