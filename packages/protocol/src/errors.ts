@@ -169,6 +169,9 @@ export const ERROR_CATALOGUE = {
   5050: e('The switches outnumber the APs', 400),
   5051: e('Device type not selected', 400),
   5052: e('No matching plan', 409),
+  // Final outcomes of commands the device accepted (reboot, reset, upgrade): later facts than the reply.
+  5110: e('The device did not come back in time', 504),
+  5111: e('The upgrade failed on the device', 502),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -275,6 +278,8 @@ export const Codes = {
   SOLUTION_SWITCHES_OUTNUMBER_APS: 5050,
   SOLUTION_NO_DEVICE_TYPE: 5051,
   SOLUTION_NO_PLAN: 5052,
+  NOT_BACK_IN_TIME: 5110,
+  UPGRADE_FAILED: 5111,
   DUPLICATE_SSID: 5009,
 } as const satisfies Record<string, ErrorCode>;
 

@@ -3,7 +3,8 @@ import {
   ACTION_SECONDS,
   type CommandView,
   type DeviceView,
-  formatGmtOffset,
+  FOLLOWED_COMMANDS,
+  formatTimeZone,
   type MaintenanceAction,
   modelInfo,
   RESTART_ACTIONS,
@@ -36,8 +37,9 @@ import { EnterSubmits } from '../../forms/EnterSubmits.tsx';
 import { useFormSubmit } from '../../forms/useFormSubmit.ts';
 import { errorText, showError, showSuccess } from '../../state/feedback.ts';
 import { withLoadState } from '../../state/store.ts';
-import { formatDateTime } from '../../util/format.ts';
+import { useProjectTime } from '../projects/useProjectTimeZone.ts';
 import { deviceKey, devicesApi, devicesKey, listByModel, maintenanceKey } from './api.ts';
+import { CommandResult } from './CommandResult.tsx';
 import { useActionConfirm } from './confirm.tsx';
 import { blockReason, capabilitiesOf, scheduleParams } from './rules.ts';
 import { ScheduleFields } from './ScheduleFields.tsx';
@@ -72,6 +74,7 @@ export function DeviceDrawer({ projectId, sn, writable, onClose }: Props) {
   const [formAction, setFormAction] = useState<FormAction | null>(null);
   const [editOpen, setEditOpen] = useState(false);
   const [remoteUrl, setRemoteUrl] = useState<string | null>(null);
+  const time = useProjectTime(projectId);
 
   const detail = useQuery({
     queryKey: deviceKey(projectId, sn),
@@ -107,6 +110,9 @@ export function DeviceDrawer({ projectId, sn, writable, onClose }: Props) {
         const failed = results.filter((r) => r.code !== 0);
         if (failed.length) showError(failed.map((r) => `${r.sn}: ${r.code} ${r.message ?? ''}`).join('; '));
         else showSuccess(t('devices.actionDone'));
+      } else if (result.code === 0 && FOLLOWED_COMMANDS.includes(action)) {
+        // The device only accepted it: the command history follows it to its final outcome.
+        showSuccess(t('devices.actionAccepted'));
       } else showSuccess(t('devices.actionDone'));
       refresh();
       return true;
@@ -243,9 +249,7 @@ export function DeviceDrawer({ projectId, sn, writable, onClose }: Props) {
                 {t(`devices.configStatus.${d.configStatus}`)}
               </Tag>
             </Descriptions.Item>
-            <Descriptions.Item label={t('devices.lastSeen')}>
-              {formatDateTime(d.lastSeenAt)}
-            </Descriptions.Item>
+            <Descriptions.Item label={t('devices.lastSeen')}>{time.format(d.lastSeenAt)}</Descriptions.Item>
           </Descriptions>
 
           <Divider titlePlacement="start">{t('devices.actions')}</Divider>
@@ -301,8 +305,8 @@ export function DeviceDrawer({ projectId, sn, writable, onClose }: Props) {
               ? t('devices.scheduleSummary', {
                   days: m.schedule.days.map((x) => t(`devices.day.${x}`)).join(', '),
                   time: m.schedule.time,
-                  zone: formatGmtOffset(m.schedule.timeZone),
-                  next: formatDateTime(m.schedule.nextRunAt),
+                  zone: formatTimeZone(m.schedule.timeZone),
+                  next: time.format(m.schedule.nextRunAt),
                 })
               : t('devices.scheduleNone')}
           </span>
@@ -314,21 +318,16 @@ export function DeviceDrawer({ projectId, sn, writable, onClose }: Props) {
             pagination={false}
             dataSource={m?.commands ?? []}
             data-testid="device-commands"
+            onRow={(c) => ({ 'data-testid': `device-command-${c.name}` }) as object}
             columns={[
               { key: 'name', dataIndex: 'name', title: t('devices.command') },
               {
                 key: 'state',
                 title: t('devices.result'),
-                render: (_, c) => (
-                  <Tag color={c.state === 'success' ? 'green' : c.state === 'sent' ? 'blue' : 'red'}>
-                    {c.state === 'success' || c.state === 'sent'
-                      ? t(`devices.commandState.${c.state}`)
-                      : `${c.code ?? ''} ${c.message ?? ''}`}
-                  </Tag>
-                ),
+                render: (_, c) => <CommandResult command={c} />,
               },
               { key: 'account', dataIndex: 'account', title: t('devices.by') },
-              { key: 'at', title: t('devices.at'), render: (_, c) => formatDateTime(c.createdAt) },
+              { key: 'at', title: t('devices.at'), render: (_, c) => time.format(c.createdAt) },
             ]}
           />
 

@@ -10,7 +10,7 @@ import { NoProject } from '../../components/NoProject.tsx';
 import { PageTitle } from '../../layout/PageTitle.tsx';
 import { ProjectTags, SWITCHER_QUERY } from '../../layout/ProjectSwitcher.tsx';
 import { selectProject, useCurrentProject } from '../../session/currentProject.ts';
-import { formatDateTime, formatGmtOffset } from '../../util/format.ts';
+import { formatDateTime, formatTimeZone } from '../../util/format.ts';
 import { propertyKey, rightKey } from './labels.ts';
 import { ProjectFormModal } from './ProjectFormModal.tsx';
 import { writeBlockReason } from './ProjectListPage.tsx';
@@ -113,7 +113,7 @@ export function ProjectPreviewPage() {
                   {p.address || t('common.none')}
                 </Descriptions.Item>
                 <Descriptions.Item label={t('project.timeZone')}>
-                  {formatGmtOffset(p.timeZone)}
+                  {formatTimeZone(p.timeZone)}
                 </Descriptions.Item>
                 <Descriptions.Item label={t('project.right')}>{t(rightKey(p))}</Descriptions.Item>
                 <Descriptions.Item label={t('project.property')}>
