@@ -17,6 +17,7 @@ CREATE FUNCTION beacon_zone_for_offset(minutes integer) RETURNS text LANGUAGE sq
 		WHEN minutes = 630 THEN 'Australia/Lord_Howe'
 		WHEN minutes = 765 THEN 'Pacific/Chatham'
 		-- An offset no zone keeps (never offered by the old form): the nearest whole hour.
+		WHEN round(minutes / 60.0) = 0 THEN 'Etc/GMT'
 		ELSE 'Etc/GMT' || CASE WHEN round(minutes / 60.0) > 0 THEN '-' ELSE '+' END || abs(round(minutes / 60.0))::int::text
 	END
 $$;--> statement-breakpoint

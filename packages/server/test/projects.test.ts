@@ -224,7 +224,7 @@ describe('projects: create, read, update, delete', () => {
       const codes: number[] = [];
       for (const body of failures)
         codes.push((await alice.client.patch(`/projects/${project.id}`, body)).body.code);
-      expect(codes).toEqual([16, 16, 16, 5038, 16]);
+      expect(codes).toEqual([16, 16, 16, 16, 5038, 16]);
       expect(await storedRow(project.id)).toEqual(before);
     });
 
