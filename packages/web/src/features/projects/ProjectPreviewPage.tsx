@@ -1,5 +1,5 @@
 import { EditOutlined, FundProjectionScreenOutlined, UnorderedListOutlined } from '@ant-design/icons';
-import type { AuditView } from '@beacon/protocol';
+import { type AuditView, formatDateTimeInZone } from '@beacon/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Empty, Row, Skeleton, Table, Tag, Tooltip } from 'antd';
 import { useEffect, useState } from 'react';
@@ -148,7 +148,12 @@ export function ProjectPreviewPage() {
                   title: t('project.logTime'),
                   dataIndex: 'at',
                   key: 'at',
-                  render: (s: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s)}</span>,
+                  // The project's activity on its own clock (SPEC.md §3 time zone), not the browser's.
+                  render: (s: string) => (
+                    <span style={{ whiteSpace: 'nowrap' }}>
+                      {p ? formatDateTimeInZone(s, p.timeZone) : formatDateTime(s)}
+                    </span>
+                  ),
                   width: 150,
                 },
                 { title: t('project.logAccount'), dataIndex: 'account', key: 'account', ellipsis: true },
