@@ -14,7 +14,10 @@ const poll = <T>(fn: () => T | Promise<T>, timeout = 10_000) => expect.poll(fn, 
 describe.runIf(hasChromium())('time zones and command outcomes in Chromium', () => {
   const browser = useBrowser();
 
-  it('shows a reboot as accepted, then rebooted, with times in the project zone', async () => {
+  // Sign-up, a project, a device and two 3 s reboots on a shared two-core machine: more than the default minute.
+  it('shows a reboot, single and bulk, as accepted, then rebooted, with times in the project zone', {
+    timeout: 120_000,
+  }, async () => {
     const page = await browser.newPage();
     const email = `e2e-outcome-${Date.now()}@example.com`;
     const password = 'e2e-secret-1';
@@ -79,5 +82,18 @@ describe.runIf(hasChromium())('time zones and command outcomes in Chromium', () 
     const reboot = view.commands.find((c) => c.name === 'reboot')!;
     const row = page.getByTestId('device-command-reboot').first();
     expect(await row.textContent()).toContain(formatDateTimeInZone(reboot.createdAt, zone));
+
+    // The bulk form: "1 succeeded" no longer — accepted, in progress, then done, live.
+    await page.locator('.ant-drawer-close').click();
+    await page.getByTestId(`device-row-${sn}`).first().locator('.ant-checkbox-input').check();
+    await page.getByTestId('bulk-reboot').click();
+    await page.getByTestId('confirm-ok').click();
+    const bulk = page.getByTestId(`bulk-result-${sn}`).getByTestId('command-result');
+    const summary = page.getByTestId('bulk-summary');
+    await poll(() => bulk.getAttribute('data-stage')).toBe('accepted');
+    expect(await summary.textContent()).toContain('0 done, 1 in progress, 0 failed');
+    await poll(() => bulk.getAttribute('data-stage'), 20_000).toBe('done');
+    await poll(() => summary.textContent()).toContain('1 done, 0 in progress, 0 failed');
+    expect(await bulk.textContent()).toBe('Rebooted, back online');
   });
 });
