@@ -116,6 +116,17 @@ describe('final outcomes of accepted commands', () => {
     );
   });
 
+  it('reset: accepted, then done once the device is back from its factory-fresh boot', async () => {
+    // timeScale 0.01: the 3-minute reset takes 1.8 s.
+    const ap = await device(0.01);
+    const res = await action(ap.sn, 'reset');
+    expect(res.body.data.code).toBe(0);
+    const id = res.body.data.commandId!;
+    expect((await command(id)).final?.state).toBe('pending');
+    await waitFor(async () => (await command(id)).final?.state === 'done', 'reset done', 15_000);
+    expect(ap.revision).toBe(0);
+  });
+
   it('upgrade: accepted at "uploading 0%", done when the device runs the new version', async () => {
     // timeScale 0.01: 0.2 s of download, then 3 s away writing flash.
     const ap = await device(0.01);

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { EnterSubmits } from '../../forms/EnterSubmits.tsx';
 import { errorText, showError } from '../../state/feedback.ts';
 import { withLoadState } from '../../state/store.ts';
+import { useProjectTime } from '../projects/useProjectTime.ts';
 import { devicesApi, devicesKey } from './api.ts';
 import { CommandResult, commandStage } from './CommandResult.tsx';
 import { useActionConfirm } from './confirm.tsx';
@@ -123,6 +124,7 @@ export function BulkActions({
         </Button>
       </Dropdown>
       <BulkFormModal
+        projectId={projectId}
         spec={formSpec}
         selected={selected}
         writable={writable}
@@ -172,12 +174,14 @@ function RefusedNote({
 
 /** Parameters of a bulk upgrade (one version for one model) or a scheduled reboot. */
 function BulkFormModal({
+  projectId,
   spec,
   selected,
   writable,
   onClose,
   onSubmit,
 }: {
+  projectId: number;
   spec: BulkSpec | null;
   selected: DeviceView[];
   writable: boolean;
@@ -186,6 +190,7 @@ function BulkFormModal({
 }) {
   const { t } = useTranslation();
   const [form] = Form.useForm();
+  const { zone } = useProjectTime(projectId);
   const choice = spec?.form === 'upgrade' ? upgradeChoice(selected) : null;
   const blocked = choice !== null && !choice.ok;
 
@@ -231,7 +236,7 @@ function BulkFormModal({
             />
           </Form.Item>
         ) : null}
-        {spec?.form === 'reboot-schedule' ? <ScheduleFields /> : null}
+        {spec?.form === 'reboot-schedule' ? <ScheduleFields zone={zone} /> : null}
         <EnterSubmits />
       </Form>
     </Modal>

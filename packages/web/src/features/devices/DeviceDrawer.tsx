@@ -37,7 +37,7 @@ import { EnterSubmits } from '../../forms/EnterSubmits.tsx';
 import { useFormSubmit } from '../../forms/useFormSubmit.ts';
 import { errorText, showError, showSuccess } from '../../state/feedback.ts';
 import { withLoadState } from '../../state/store.ts';
-import { useProjectTime } from '../projects/useProjectTimeZone.ts';
+import { useProjectTime } from '../projects/useProjectTime.ts';
 import { deviceKey, devicesApi, devicesKey, listByModel, maintenanceKey } from './api.ts';
 import { CommandResult } from './CommandResult.tsx';
 import { useActionConfirm } from './confirm.tsx';
@@ -450,6 +450,7 @@ function ActionFormModal({
   const [form] = Form.useForm();
   const { busy: uploading, run } = useFormSubmit();
   const [image, setImage] = useState<{ id: number; version: string; fileName: string } | null>(null);
+  const { zone } = useProjectTime(projectId);
   // Copy configuration: every other device of the same model in the project, not only this page.
   const sameModel = useQuery({
     queryKey: ['devices', projectId, 'model', device.model],
@@ -575,7 +576,7 @@ function ActionFormModal({
             </Form.Item>
           </>
         ) : null}
-        {action === 'reboot-schedule' ? <ScheduleFields /> : null}
+        {action === 'reboot-schedule' ? <ScheduleFields zone={zone} /> : null}
         {action === 'rate-limit' ? (
           <>
             <Form.Item
