@@ -117,8 +117,8 @@ describe('final outcomes of accepted commands', () => {
   });
 
   it('reset: accepted, then done once the device is back from its factory-fresh boot', async () => {
-    // timeScale 0.01: the 3-minute reset takes 1.8 s.
-    const ap = await device(0.01);
+    // timeScale 0.02: the 3-minute reset takes 3.6 s, time enough to read it as accepted first.
+    const ap = await device(0.02);
     const res = await action(ap.sn, 'reset');
     expect(res.body.data.code).toBe(0);
     const id = res.body.data.commandId!;
