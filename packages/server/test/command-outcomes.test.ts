@@ -182,6 +182,19 @@ describe('final outcomes of accepted commands', () => {
     });
   });
 
+  it('timeout (5110) for a reboot whose device is lost on the way (last will) and not back by the deadline', async () => {
+    const ap = await device(0.05);
+    const res = await action(ap.sn, 'reboot');
+    const id = res.body.data.commandId!;
+    await waitFor(async () => (await deviceRow(server, ap.sn))?.status === 8, 'rebooting');
+    await ap.kill();
+    await waitFor(async () => (await deviceRow(server, ap.sn))?.status === 0, 'offline by its last will');
+    expect((await command(id)).final?.state).toBe('pending');
+    server.clock.advance(DEADLINE_S * 1000 + 60_000);
+    await server.jobs.tick();
+    expect((await command(id)).final).toMatchObject({ state: 'timeout', code: 5110 });
+  });
+
   it('other commands have no final outcome; refusals neither', async () => {
     const ap = await device(0.01);
     const locate = await action(ap.sn, 'locate', { seconds: 10 });

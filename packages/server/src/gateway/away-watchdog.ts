@@ -47,7 +47,9 @@ export function registerAwayWatchdog(
     const [row] = await tx.select().from(devices).where(eq(devices.sn, sn)).for('update');
     if (!row) return; // gone
     // Left for a restart and lost on the way (its last will): not back within the deadline either.
-    if (isOfflineStatus(row.status)) return timeOutFinalOutcomes(tx, sn, now);
+    if (isOfflineStatus(row.status)) {
+      return timeOutFinalOutcomes(tx, sn, now, new Date(now.getTime() - deps.deadlineMs));
+    }
     if (!isAwayStatus(row.status)) return; // back
     const lastSign = row.lastSeenAt?.getTime() ?? 0;
     if (lastSign + deps.deadlineMs > now.getTime()) {

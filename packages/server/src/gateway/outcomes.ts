@@ -7,7 +7,7 @@ import {
   FinalState,
   FOLLOWED_COMMANDS,
 } from '@beacon/protocol';
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { deviceCommands, type devices } from '../db/schema.ts';
 import { type BusEvent, publishEvents } from '../events/bus.ts';
@@ -184,8 +184,16 @@ export async function settleFinalOutcomes(
   await publishFinal(tx, written);
 }
 
-/** From the away watchdog, in its transaction: the device did not come back, so its pending outcomes end. */
-export async function timeOutFinalOutcomes(tx: DbOrTx, sn: string, now: Date): Promise<void> {
+/**
+ * From the away watchdog, in its transaction: the device did not come back, so its pending outcomes
+ * end — those of commands sent before `sentBefore` only, when given (the others have had less time).
+ */
+export async function timeOutFinalOutcomes(
+  tx: DbOrTx,
+  sn: string,
+  now: Date,
+  sentBefore?: Date,
+): Promise<void> {
   const rows = await tx
     .update(deviceCommands)
     .set({
@@ -194,7 +202,13 @@ export async function timeOutFinalOutcomes(tx: DbOrTx, sn: string, now: Date): P
       finalMessage: errorMessage(Codes.NOT_BACK_IN_TIME),
       finalAt: now,
     })
-    .where(and(eq(deviceCommands.sn, sn), eq(deviceCommands.finalState, FinalState.PENDING)))
+    .where(
+      and(
+        eq(deviceCommands.sn, sn),
+        eq(deviceCommands.finalState, FinalState.PENDING),
+        sentBefore ? lte(deviceCommands.createdAt, sentBefore) : undefined,
+      ),
+    )
     .returning();
   await publishFinal(tx, rows);
 }
