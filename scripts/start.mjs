@@ -40,7 +40,8 @@ if (builtAt < changedAt) {
 const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'packages/server/src/main.ts')], {
   cwd: root,
   stdio: 'inherit',
-  env: process.env,
+  // The server stops when this wrapper is gone (even by SIGKILL, which forwards nothing): main.ts.
+  env: { ...process.env, BEACON_SUPERVISOR_PID: String(process.pid) },
 });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

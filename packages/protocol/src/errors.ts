@@ -19,7 +19,8 @@ export const ERROR_CATALOGUE = {
   2: e('Model error', 400),
   3: e('Signature error', 401),
   4: e('Account cannot be empty', 400),
-  5: e('Database error', 500),
+  // 503: the database cannot be reached now (an outage); the client may try again.
+  5: e('Database error', 503),
   6: e('Password error', 400),
   7: e('Signature error', 401),
   9: e('Token missing, please log in', 401),
@@ -172,6 +173,11 @@ export const ERROR_CATALOGUE = {
   // Final outcomes of commands the device accepted (reboot, reset, upgrade): later facts than the reply.
   5110: e('The device did not come back in time', 504),
   5111: e('The upgrade failed on the device', 502),
+  // Outages (GET /health): a dependency other than the database is down.
+  5070: e('A service the server depends on is unavailable', 503),
+  // Sharing and OpenAPI keys (docs/decisions/0022, 0023).
+  5090: e('This operation is only available in the web console, not with an API key', 403),
+  5091: e('There is no pending offer of this project for your account', 404),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -280,6 +286,9 @@ export const Codes = {
   SOLUTION_NO_PLAN: 5052,
   NOT_BACK_IN_TIME: 5110,
   UPGRADE_FAILED: 5111,
+  DEPENDENCY_DOWN: 5070,
+  WEB_ONLY: 5090,
+  NO_OFFER: 5091,
   DUPLICATE_SSID: 5009,
 } as const satisfies Record<string, ErrorCode>;
 

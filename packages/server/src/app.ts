@@ -9,16 +9,18 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountRoutes } from './accounts/routes.ts';
-import { registerPrincipal, signedInHook } from './auth/principal.ts';
+import { HEALTH_PATH, registerPrincipal, signedInHook } from './auth/principal.ts';
 import { authRoutes } from './auth/routes.ts';
 import type { Deps } from './deps.ts';
 import { devRoutes } from './dev/routes.ts';
 import { deviceRoutes } from './devices/routes.ts';
 import { eventRoutes } from './events/routes.ts';
 import { errorBody, errorHandler } from './http/errors.ts';
+import { healthCheck } from './http/health.ts';
 import { registerOriginCheck } from './http/origin.ts';
 import { recordRoutes } from './http/route-registry.ts';
 import type { App } from './http/types.ts';
@@ -82,6 +84,10 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
     hsts: config.publicUrl.startsWith('https:'),
   });
   await app.register(fastifyCookie);
+  // Registered before any onRequest hook that can fail (the principal needs the database): its own
+  // onRequest marks upgrade requests, and only marked ones get their socket closed after an error
+  // answer; an unmarked one would stay open and hold up shutdown. The browser sends only pings.
+  await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
   await app.register(fastifyMultipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1 } });
   await app.register(fastifyRateLimit, {
     global: false,
@@ -105,10 +111,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
   registerPrincipal(app, deps.database.db, config, deps.now);
 
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/api/v1/health', { schema: { hide: true } }, async () => {
-    await deps.database.pool.query('select 1');
-    return { code: 0, data: { status: 'ok' } };
-  });
+  app.get(HEALTH_PATH, { schema: { hide: true } }, (request, reply) => healthCheck(deps, request, reply));
 
   await app.register(
     async (api) => {

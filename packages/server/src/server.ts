@@ -45,6 +45,7 @@ export async function startServer(
       path.join(config.dataDir, 'postgres'),
       Number(process.env.EMBEDDED_PG_PORT ?? 54329),
       (line) => logger.debug({ pg: line }),
+      (line) => logger.warn(line),
     );
     url = embedded.url;
   }

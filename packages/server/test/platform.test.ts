@@ -11,7 +11,10 @@ describe('platform', () => {
   it('answers health with the success envelope', async () => {
     const res = await server.client().get('/health');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ code: 0, data: { status: 'ok' } });
+    expect(res.body).toEqual({
+      code: 0,
+      data: { status: 'ok', database: 'up', broker: 'up', events: 'up' },
+    });
   });
 
   it('answers an unknown API path with the error envelope and a request id', async () => {

@@ -29,8 +29,10 @@ export const ChangePasswordBody = z.object({
   oldPassword: z.string().min(1).max(PASSWORD_INPUT_MAX, 'The password is too long'),
   password: checked(z.string(), validateAccountPassword),
   confirmPassword: z.string(),
+  /** A password change ends every API key unless the user chooses to keep them (decision 0023). */
+  keepApiKeys: z.boolean().default(false),
 });
-export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+export type ChangePasswordBody = z.input<typeof ChangePasswordBody>;
 
 /** Custom scenarios: /api/v1/account/scenarios (at most 20 per account). */
 export const ScenarioBody = z.object({

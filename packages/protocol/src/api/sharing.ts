@@ -99,25 +99,43 @@ export const ShareView = z.object({
   /** Hours granted for a timed share; null when permanent. */
   hours: z.number().int().nullable(),
   expiresAt: z.string().nullable(),
-  /** False for an invitation not accepted yet: the invitee sees the project read-only. */
+  /** False for an offer the account has not accepted yet: it grants nothing until then. */
   accepted: z.boolean(),
+  /** 'share' (offered to the account) or 'invite' (came in with an invite code: read-only, SPEC.md §6). */
+  via: z.enum(['share', 'invite']),
   sharedBy: z.string().nullable(),
   sharedAt: z.string(),
 });
 export type ShareView = z.infer<typeof ShareView>;
 
+/** A transfer of permission waiting for the receiving account to accept it. */
+export const PendingTransferView = z.object({
+  account: z.string(),
+  offeredAt: z.string(),
+});
+export type PendingTransferView = z.infer<typeof PendingTransferView>;
+
 export const ShareList = z.object({
   items: z.array(ShareView),
+  /** The transfer of permission offered and not yet accepted, if any. */
+  transfer: PendingTransferView.nullable(),
   /** Limits that apply to this project (SPEC.md §6). */
   limits: z.object({ permanentManagers: z.number().int(), manageable: z.number().int() }),
 });
 export type ShareList = z.infer<typeof ShareList>;
 
-/** POST /api/v1/projects/{id}/invites: an expiring, single-use code; with a target the invitee sees the project at once, read-only until accepted. */
+/**
+ * POST /api/v1/projects/{id}/invites: an expiring, single-use code, optionally for one account.
+ * SPEC.md §6: invitation projects are read-only to invitees, so an invitation gives 'r' only.
+ */
 export const CreateInviteBody = z
   .object({
     ...targetShape,
-    permission,
+    permission: z
+      .literal(SharePermission.READ_ONLY, {
+        error: 'An invitation gives read-only access; share the project with the account for read-write',
+      })
+      .default(SharePermission.READ_ONLY),
     validity: validity.default(ShareValidity.PERMANENT),
     hours: hours.nullable().optional(),
     expiresInHours: z
@@ -174,8 +192,50 @@ export const TransferBody = z
   .superRefine((v, ctx) => oneTarget(v, ctx));
 export type TransferBody = z.input<typeof TransferBody>;
 
-export const TransferView = z.object({ projectId: z.number().int(), ownerAccount: z.string() });
+/**
+ * The answer of a transfer offer: the project stays the owner's (ownerAccount) until `toAccount`
+ * accepts it; the answer of an acceptance names the new owner and pending false.
+ */
+export const TransferView = z.object({
+  projectId: z.number().int(),
+  ownerAccount: z.string(),
+  toAccount: z.string(),
+  pending: z.boolean(),
+});
 export type TransferView = z.infer<typeof TransferView>;
 
 export const ProjectIdView = z.object({ projectId: z.number().int() });
 export type ProjectIdView = z.infer<typeof ProjectIdView>;
+
+/**
+ * Offers waiting for the calling account (docs/decisions/0022-consent-to-shares-and-transfers.md):
+ * GET /api/v1/offers; POST /api/v1/offers/{kind}/{projectId}/accept and …/decline.
+ */
+export const OfferKind = z.enum(['share', 'transfer']);
+export type OfferKind = z.infer<typeof OfferKind>;
+
+export const OfferView = z.object({
+  kind: OfferKind,
+  projectId: z.number().int(),
+  projectName: z.string(),
+  /** The account that made the offer (the project's owner). */
+  fromAccount: z.string(),
+  /** Share offers only: the permission and validity the share will have. */
+  permission: permission.nullable(),
+  validity: validity.nullable(),
+  hours: z.number().int().nullable(),
+  offeredAt: z.string(),
+});
+export type OfferView = z.infer<typeof OfferView>;
+
+export const OfferList = z.object({ items: z.array(OfferView) });
+export type OfferList = z.infer<typeof OfferList>;
+
+export const OfferParams = z.object({
+  kind: OfferKind,
+  projectId: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 53 - 1),
+});

@@ -1,6 +1,7 @@
 import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { accounts, apiKeys, customScenarios } from '../db/schema.ts';
+import { publishSignOut } from '../events/bus.ts';
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type AccountChanges = Partial<
@@ -155,5 +156,13 @@ export async function deleteApiKey(
     .delete(apiKeys)
     .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId)))
     .returning();
+  // Its open WebSockets close on every instance once this commits.
+  if (row) await publishSignOut(db, accountId);
   return row;
+}
+
+/** Ends every API key of the account (a password change); returns how many there were. */
+export async function deleteAllApiKeys(db: DbOrTx, accountId: number): Promise<number> {
+  const rows = await db.delete(apiKeys).where(eq(apiKeys.accountId, accountId)).returning({ id: apiKeys.id });
+  return rows.length;
 }

@@ -21,6 +21,7 @@ import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
 import { uploadedBytes } from '../http/upload.ts';
 import { AVATAR_MAX_BYTES, type CallContext, createAccountService } from './service.ts';
+import { webOnly } from './web-only.ts';
 
 const tags = ['account'];
 const Done = okSchema(z.null());
@@ -118,9 +119,11 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/account/password',
     {
+      onRequest: webOnly,
       schema: {
         tags,
-        summary: 'Change the password; other sessions are signed out (70), this one stays',
+        summary:
+          'Change the password; other sessions are signed out (70), this one stays; API keys end unless keepApiKeys',
         body: ChangePasswordBody,
         response: { 200: Done },
       },
@@ -168,6 +171,7 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/account/api-keys',
     {
+      onRequest: webOnly,
       schema: { tags, summary: 'OpenAPI keys', response: { 200: okSchema(z.array(ApiKeyView)) } },
     },
     async (request) => ok(await service.listApiKeys(requireAccount(request))),
@@ -176,6 +180,7 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
     '/account/api-keys',
     {
+      onRequest: webOnly,
       schema: {
         tags,
         summary: 'Create an OpenAPI key; the secret is shown only in this answer',
@@ -190,6 +195,7 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   app.delete(
     '/account/api-keys/:id',
     {
+      onRequest: webOnly,
       schema: { tags, summary: 'Delete an OpenAPI key', params: IdParams, response: { 200: Done } },
     },
     async (request) => {

@@ -204,7 +204,8 @@ export function createAccountService(deps: Deps, auth: AuthService) {
     /**
      * POST /account/password. A wrong old password answers 6 and counts towards the login lockout
      * (80). Bumps passwordVersion so every other session answers 70, and re-issues the caller's
-     * session (returned token) so the caller stays signed in.
+     * session (returned token) so the caller stays signed in. Every API key ends with the old
+     * password unless the caller keeps them (keepApiKeys; docs/decisions/0023).
      */
     async changePassword(
       principal: Principal,
@@ -220,10 +221,13 @@ export function createAccountService(deps: Deps, auth: AuthService) {
       const passwordHash = await hashPassword(body.password);
       return db.transaction(async (tx) => {
         const passwordVersion = await setPassword(tx, row.id, passwordHash, now);
+        const keepApiKeys = body.keepApiKeys ?? false;
+        const revokedKeys = keepApiKeys ? 0 : await repo.deleteAllApiKeys(tx, row.id);
         await recordAudit(tx, actor(principal, ctx), {
           action: 'change-password',
           entity: 'account',
           entityId: row.id,
+          after: { keepApiKeys, revokedApiKeys: revokedKeys },
         });
         if (!principal.sessionId) return null;
         const current = await findSession(tx, principal.sessionId);

@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { accounts, authFailures, authLocks, sessions, verificationCodes } from '../db/schema.ts';
+import { publishSignOut } from '../events/bus.ts';
 
 export type AccountRow = typeof accounts.$inferSelect;
 
@@ -76,7 +77,10 @@ export async function insertAccount(
   return row;
 }
 
-/** Sets a new password hash and bumps passwordVersion: every older session then answers code 70. */
+/**
+ * Sets a new password hash and bumps passwordVersion: every older session then answers code 70,
+ * and its open WebSockets close on every instance once this commits.
+ */
 export async function setPassword(
   db: DbOrTx,
   accountId: number,
@@ -88,6 +92,7 @@ export async function setPassword(
     .set({ passwordHash, passwordVersion: sql`${accounts.passwordVersion} + 1`, updatedAt: now })
     .where(eq(accounts.id, accountId))
     .returning({ passwordVersion: accounts.passwordVersion });
+  await publishSignOut(db, accountId);
   return row.passwordVersion;
 }
 

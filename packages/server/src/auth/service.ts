@@ -11,6 +11,7 @@ import {
   type SignUpBody,
   validatePasswordConfirmation,
 } from '@beacon/protocol';
+import { deleteAllApiKeys } from '../accounts/repository.ts';
 import { toSessionView } from '../accounts/views.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { DbOrTx } from '../db/client.ts';
@@ -257,7 +258,8 @@ export function createAuthService(deps: Deps) {
 
     /**
      * POST /auth/reset: same code rules and lockout as sign-up. Sets the password, bumps
-     * passwordVersion (older sessions answer 70) and lifts the login lockout.
+     * passwordVersion (older sessions answer 70), ends every API key (docs/decisions/0023) and
+     * lifts the login lockout.
      */
     async resetPassword(body: ResetPasswordBody, ctx: RequestContext): Promise<void> {
       const now = deps.now();
@@ -270,11 +272,12 @@ export function createAuthService(deps: Deps) {
       await db.transaction(async (tx) => {
         await useCode(tx, codeId, email, now);
         await repo.setPassword(tx, account.id, passwordHash, now);
+        const revokedApiKeys = await deleteAllApiKeys(tx, account.id);
         await clearFailures(tx, 'login', `id:${account.id}`);
         await recordAudit(
           tx,
           { accountId: account.id, account: account.account, requestId: ctx.requestId },
-          { action: 'reset-password', entity: 'account', entityId: account.id },
+          { action: 'reset-password', entity: 'account', entityId: account.id, after: { revokedApiKeys } },
         );
       });
     },

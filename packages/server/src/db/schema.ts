@@ -189,17 +189,72 @@ export const projectMembers = pgTable(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     permission: text('permission').notNull(),
     expiresAt: tstz('expires_at'),
-    /** Invitees see the project read-only until they accept. */
+    /** When the account accepted the share or the invitation (rows are written on acceptance). */
     acceptedAt: tstz('accepted_at'),
     sharedBy: integer('shared_by').references(() => accounts.id),
     /** Hours a timed share lasts once accepted (null = permanent); see src/sharing/. */
     validHours: integer('valid_hours'),
+    /**
+     * How the account came in: 'share' (an offer to the account, accepted) or 'invite' (an invite
+     * code). SPEC.md §6: invitation projects are read-only to invitees, whatever `permission` says.
+     */
+    via: text('via', { enum: ['share', 'invite'] })
+      .notNull()
+      .default('share'),
     createdAt: tstz('created_at').notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.accountId] }),
     index('project_members_account_idx').on(t.accountId),
+    check('project_members_via_ck', sql`${t.via} in ('share', 'invite')`),
   ],
+);
+
+/**
+ * A share offered to an account and not yet accepted (docs/decisions/0022-consent-to-shares-and-transfers.md):
+ * it grants nothing and counts toward none of the receiving account's limits until the account
+ * accepts it, which turns it into a project_members row.
+ */
+export const shareOffers = pgTable(
+  'share_offers',
+  {
+    projectId: bigint('project_id', { mode: 'number' })
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    permission: text('permission').notNull(),
+    /** Hours the share lasts once accepted (null = permanent). */
+    validHours: integer('valid_hours'),
+    offeredBy: integer('offered_by').references(() => accounts.id, { onDelete: 'set null' }),
+    createdAt: tstz('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.accountId] }),
+    index('share_offers_account_idx').on(t.accountId),
+  ],
+);
+
+/**
+ * A transfer of permission offered to an account and not yet accepted (one per project): the
+ * project changes owner only when the receiving account accepts.
+ */
+export const projectTransfers = pgTable(
+  'project_transfers',
+  {
+    projectId: bigint('project_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    fromAccountId: integer('from_account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    toAccountId: integer('to_account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    createdAt: tstz('created_at').notNull(),
+  },
+  (t) => [index('project_transfers_to_idx').on(t.toAccountId)],
 );
 
 /**

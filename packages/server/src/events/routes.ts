@@ -1,13 +1,11 @@
 import { AppError, Codes, type LiveEvent } from '@beacon/protocol';
-import fastifyWebsocket from '@fastify/websocket';
-import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { type Principal, requireAccount } from '../auth/principal.ts';
 import type { Config } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import type { App } from '../http/types.ts';
-import type { BusEvent } from './bus.ts';
+import { type BusEvent, SIGNOUT_CHANNEL } from './bus.ts';
 
 /**
  * WebSocket /api/v1/events (DESIGN.md "Live updates"): pushes device status changes, inventory
@@ -20,10 +18,20 @@ import type { BusEvent } from './bus.ts';
  * - Events arrive from PostgreSQL LISTEN (events/bus.ts), so a socket on any instance hears what any
  *   instance did. Access is checked again for every event, in one query for all the sockets of this
  *   instance: a member whose share is revoked or expires stops receiving at once.
- * - Every 15 s the sockets' sessions and API keys are checked; a signed-out session's socket closes
- *   with code 4401.
+ * - A socket whose session ends (logout, password change: 70, expiry) or whose API key is deleted
+ *   closes with code 4401: at once on every instance for what is announced (NOTIFY beacon_signout),
+ *   within SESSION_CHECK_MS for expiry.
+ * - While the database is away the bus cannot LISTEN: open sockets close with 1012 and new ones
+ *   answer 503 (5) until it is back, so clients reconnect and refetch rather than miss events.
  * Messages are JSON LiveEvent objects (packages/protocol api/devices.ts); the first is `hello`.
  */
+
+/** Close code of a socket whose session or key ended (the web client then sees it signed out). */
+const SIGNED_OUT = 4401;
+/** Close code 1012 "service restart": live events stopped (database outage); reconnect. */
+const INTERRUPTED = 1012;
+// Expiry is the one way a session ends that nobody announces.
+const SESSION_CHECK_MS = 5_000;
 
 interface Subscriber {
   socket: WebSocket;
@@ -62,7 +70,6 @@ async function accountsSeeing(deps: Deps, projectId: number, accountIds: number[
 }
 
 export async function eventRoutes(app: App, deps: Deps): Promise<void> {
-  await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
   const subscribers = new Set<Subscriber>();
 
   let queue = Promise.resolve();
@@ -82,22 +89,61 @@ export async function eventRoutes(app: App, deps: Deps): Promise<void> {
     queue = queue.then(() => deliver(event)).catch((err) => app.log.warn({ err }, 'event delivery failed'));
   });
 
-  const sessionCheck = setInterval(() => {
-    void (async () => {
-      for (const s of subscribers) {
-        const p = s.principal;
-        const query = p.sessionId
-          ? sql`select 1 from sessions where id = ${p.sessionId} and revoked_at is null and expires_at > now()`
-          : sql`select 1 from api_keys where id = ${p.apiKeyId}`;
-        const result = await deps.database.db.execute(query);
-        if (result.rows.length === 0) s.socket.close(4401, 'signed out');
+  /**
+   * Closes the sockets among `targets` whose session or API key no longer holds: revoked (logout),
+   * expired, ended by a password change (70) or a deleted key. Run when any instance announces a
+   * sign-out of the account (NOTIFY, so within a moment on every instance) and every few seconds
+   * for expiry, which nobody announces.
+   */
+  const recheck = async (targets: Subscriber[]) => {
+    if (targets.length === 0) return;
+    const sessionIds = targets.flatMap((s) => (s.principal.sessionId ? [s.principal.sessionId] : []));
+    const keyIds = targets.flatMap((s) => (s.principal.apiKeyId ? [s.principal.apiKeyId] : []));
+    const valid = await deps.database.pool.query<{ kind: string; id: number }>(
+      `select 's' as kind, s.id from sessions s join accounts a on a.id = s.account_id
+        where s.id = any($1::int[]) and s.revoked_at is null and s.expires_at > $3
+          and s.password_version = a.password_version
+       union all
+       select 'k', k.id from api_keys k where k.id = any($2::int[])`,
+      [sessionIds, keyIds, deps.now()],
+    );
+    const held = new Set(valid.rows.map((r) => `${r.kind}${Number(r.id)}`));
+    for (const s of targets) {
+      const p = s.principal;
+      const key = p.sessionId ? `s${p.sessionId}` : `k${p.apiKeyId}`;
+      if (!held.has(key)) {
+        subscribers.delete(s);
+        s.socket.close(SIGNED_OUT, 'signed out');
       }
-    })().catch(() => {});
-  }, 15_000);
+    }
+  };
+  const recheckLater = (targets: Subscriber[]) => {
+    void recheck(targets).catch((err) => app.log.warn({ err }, 'socket session check failed'));
+  };
+  const stopSignOuts = deps.bus.onSignal(SIGNOUT_CHANNEL, (payload) => {
+    let accountId: number;
+    try {
+      accountId = Number((JSON.parse(payload) as { accountId: unknown }).accountId);
+    } catch {
+      return;
+    }
+    recheckLater([...subscribers].filter((s) => s.principal.accountId === accountId));
+  });
+  const sessionCheck = setInterval(() => recheckLater([...subscribers]), SESSION_CHECK_MS);
   sessionCheck.unref();
+
+  // Events published while the bus is not listening are lost to these sockets: close them, so the
+  // browsers reconnect (refused until the bus is back) and refetch what they show.
+  const stopState = deps.bus.onState((listening) => {
+    if (listening) return;
+    for (const s of subscribers) s.socket.close(INTERRUPTED, 'live events interrupted');
+    subscribers.clear();
+  });
 
   app.addHook('onClose', async () => {
     unsubscribe();
+    stopSignOuts();
+    stopState();
     clearInterval(sessionCheck);
     for (const s of subscribers) s.socket.close(1001, 'server stopping');
     subscribers.clear();
@@ -111,6 +157,8 @@ export async function eventRoutes(app: App, deps: Deps): Promise<void> {
       preValidation: async (request) => {
         requireAccount(request);
         if (!originAllowed(request, deps.config)) throw new AppError(Codes.BAD_ORIGIN);
+        // Without LISTEN this socket would stay silent: the client retries until the bus is back.
+        if (!deps.bus.listening) throw new AppError(Codes.DATABASE);
       },
     },
     (socket, request) => {

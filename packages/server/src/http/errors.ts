@@ -1,6 +1,7 @@
 import { AppError, Codes, type ErrorCode, errorMessage, httpStatusFor } from '@beacon/protocol';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 
 export interface ErrorBody {
   code: number;
@@ -57,6 +58,12 @@ export function errorHandler(
     return sendError(request, reply, new AppError(Codes.FILE_TOO_LARGE));
   }
   if (fe.statusCode === 429) return sendError(request, reply, new AppError(Codes.RATE_LIMITED));
+  if (isDatabaseUnavailable(error)) {
+    // 503 with code 5: the client may try again; the next request reconnects by itself.
+    request.log.warn({ err: error }, 'database unavailable');
+    reply.header('retry-after', '5');
+    return sendError(request, reply, new AppError(Codes.DATABASE));
+  }
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
     return sendError(request, reply, new AppError(Codes.FORM_DATA, fe.message));
   }

@@ -11,8 +11,11 @@ import type { Deps } from '../deps.ts';
  *
  * Who sees a project, and with what right:
  * - the owner: right 'rw', property 'own';
- * - a member (project_members row, not expired): right 'rw' only when the row says 'rw' AND the
- *   invitation was accepted, otherwise 'r'; property 'shared_manage' for an 'rw' row, else 'shared_read';
+ * - a member (project_members row, not expired): right 'rw' only when the row says 'rw', was
+ *   accepted and came as a share; a member who came in with an invite code is read-only whatever
+ *   the row says (SPEC.md §6 "invitation projects are read-only to invitees"); property
+ *   'shared_manage' for a read-write share, else 'shared_read'. Shares and transfers offered and
+ *   not yet accepted (share_offers, project_transfers) grant nothing (docs/decisions/0022);
  * - every account sees the demo projects (SPEC.md §1). SPEC.md §3 lists them as "rw", so the list
  *   shows right 'rw' (the screens are the full ones, as a showcase); we mark them isDemo true and
  *   property 'shared_read' (they are not the caller's own) — and every write to them is refused
@@ -45,6 +48,8 @@ export interface MembershipColumns {
   permission: string | null;
   expiresAt: Date | null;
   acceptedAt: Date | null;
+  /** 'share' or 'invite' (null = no row). */
+  via: string | null;
 }
 
 export interface LoadProjectAccessOptions {
@@ -82,7 +87,7 @@ export function resolveRight(
       isShare: false,
     };
   }
-  const manage = member.permission === ProjectRight.READ_WRITE;
+  const manage = member.permission === ProjectRight.READ_WRITE && member.via !== 'invite';
   return {
     right: manage && member.acceptedAt !== null ? ProjectRight.READ_WRITE : ProjectRight.READ,
     property: manage ? ProjectProperty.SHARED_MANAGE : ProjectProperty.SHARED_READ,
@@ -117,6 +122,7 @@ export async function loadProjectAccess(
       permission: projectMembers.permission,
       expiresAt: projectMembers.expiresAt,
       acceptedAt: projectMembers.acceptedAt,
+      via: projectMembers.via,
     })
     .from(projects)
     .innerJoin(accounts, eq(accounts.id, projects.ownerId))
@@ -149,7 +155,7 @@ async function lostProjectError(db: DbOrTx, accountId: number, projectId: number
   return new AppError(Codes.PROJECT_ID);
 }
 
-/** Refuses a write: demo project → 5031; read-only right (read-only member, unaccepted invitee) → 5032. */
+/** Refuses a write: demo project → 5031; read-only right (read-only member, invitee) → 5032. */
 export function requireWritable(access: ProjectAccess): ProjectAccess {
   if (access.isDemo) throw new AppError(Codes.DEMO_PROJECT);
   if (access.right !== ProjectRight.READ_WRITE) throw new AppError(Codes.READ_ONLY);

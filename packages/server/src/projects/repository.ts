@@ -31,6 +31,7 @@ export interface ListedProject {
   permission: string | null;
   expiresAt: Date | null;
   acceptedAt: Date | null;
+  via: string | null;
   deviceCount: number;
 }
 
@@ -75,6 +76,7 @@ export async function listVisibleProjects(
       permission: projectMembers.permission,
       expiresAt: projectMembers.expiresAt,
       acceptedAt: projectMembers.acceptedAt,
+      via: projectMembers.via,
       deviceCount,
       total: sql<number>`count(*) over()`.mapWith(Number),
     })

@@ -31,7 +31,7 @@ type ServiceDeps = Pick<Deps, 'database' | 'config' | 'now'>;
 
 const ENTITY = 'project';
 const BUILTIN = new Set<string>(BUILTIN_SCENARIOS);
-const noMember = { permission: null, expiresAt: null, acceptedAt: null };
+const noMember = { permission: null, expiresAt: null, acceptedAt: null, via: null };
 
 /** Invariant 2: services validate with the protocol schema whoever calls them; a failure is its catalogue code. */
 function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {

@@ -5,7 +5,7 @@ import { auditFields } from './rules.ts';
 import { SHARE_EXPIRE_JOB } from './service.ts';
 
 /**
- * Timed shares (and invitations not accepted in time) end by themselves: a `share.expire` job is
+ * Timed shares end by themselves: a `share.expire` job is
  * due at the row's expiresAt (service.syncExpiryJob keeps it in step). access.ts already refuses
  * an expired row with 74 from that instant; the job removes the row, leaves an 'expired'
  * project_departures row (so access.ts keeps answering 74), writes the audit row and announces the
@@ -23,7 +23,7 @@ export function registerSharingJobs(runner: JobRunner): void {
     await repo.recordDeparture(tx, projectId, accountId, 'expired', now);
     await repo.recordSystemAudit(tx, {
       projectId,
-      action: member.acceptedAt === null ? 'invite-expired' : 'expire',
+      action: 'expire',
       entity: 'share',
       entityId: String(accountId),
       before: auditFields(member, listed.account.account),

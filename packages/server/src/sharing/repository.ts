@@ -7,10 +7,14 @@ import {
   projectDepartures,
   projectMembers,
   projects,
+  projectTransfers,
   shareInvites,
+  shareOffers,
 } from '../db/schema.ts';
 
 export type MemberRow = typeof projectMembers.$inferSelect;
+export type OfferRow = typeof shareOffers.$inferSelect;
+export type TransferRow = typeof projectTransfers.$inferSelect;
 export type InviteRow = typeof shareInvites.$inferSelect;
 export type AccountRow = Pick<typeof accounts.$inferSelect, 'id' | 'account' | 'nick' | 'cloudId' | 'role'>;
 
@@ -60,6 +64,12 @@ export async function findMember(
   return row;
 }
 
+/** Rows that give `permission`: a member who came with an invitation is read-only (SPEC.md §6). */
+const grants = (permission: SharePermission): SQL =>
+  (permission === SharePermission.READ_WRITE
+    ? and(eq(projectMembers.permission, permission), eq(projectMembers.via, 'share'))
+    : or(eq(projectMembers.permission, permission), eq(projectMembers.via, 'invite'))) as SQL;
+
 /** Unexpired shares an account holds with `permission`, across projects (SPEC.md §6: 61/62). */
 export async function countHeldShares(
   db: DbOrTx,
@@ -70,14 +80,37 @@ export async function countHeldShares(
   const [row] = await db
     .select({ n: count() })
     .from(projectMembers)
-    .where(
-      and(eq(projectMembers.accountId, accountId), eq(projectMembers.permission, permission), unexpired(now)),
-    );
+    .where(and(eq(projectMembers.accountId, accountId), grants(permission), unexpired(now)));
   return row.n;
 }
 
-/** Unexpired read-write shares of a project: all of them, and the permanent ones. */
+/**
+ * Unexpired read-write shares of a project: all of them, and the permanent ones. With
+ * `withOffers`, read-write offers not yet accepted count too: the owner cannot offer more
+ * manager slots than the project has.
+ */
 export async function countManagers(
+  db: DbOrTx,
+  projectId: number,
+  now: Date,
+  withOffers = false,
+): Promise<{ manageable: number; permanent: number }> {
+  const members = await countMemberManagers(db, projectId, now);
+  if (!withOffers) return members;
+  const [offered] = await db
+    .select({
+      manageable: count(),
+      permanent: sql<number>`count(*) filter (where ${shareOffers.validHours} is null)`.mapWith(Number),
+    })
+    .from(shareOffers)
+    .where(and(eq(shareOffers.projectId, projectId), eq(shareOffers.permission, SharePermission.READ_WRITE)));
+  return {
+    manageable: members.manageable + offered.manageable,
+    permanent: members.permanent + offered.permanent,
+  };
+}
+
+async function countMemberManagers(
   db: DbOrTx,
   projectId: number,
   now: Date,
@@ -90,13 +123,7 @@ export async function countManagers(
         and (${projectMembers.expiresAt} is null or ${projectMembers.acceptedAt} is null))`.mapWith(Number),
     })
     .from(projectMembers)
-    .where(
-      and(
-        eq(projectMembers.projectId, projectId),
-        eq(projectMembers.permission, SharePermission.READ_WRITE),
-        unexpired(now),
-      ),
-    );
+    .where(and(eq(projectMembers.projectId, projectId), grants(SharePermission.READ_WRITE), unexpired(now)));
   return row;
 }
 
@@ -273,4 +300,152 @@ export async function recordSystemAudit(
   entry: { projectId: number; action: string; entity: string; entityId: string; before: unknown },
 ): Promise<void> {
   await db.insert(auditLog).values({ accountId: null, accountName: 'system', after: null, ...entry });
+}
+
+/** The offer of `projectId` to `accountId`, locked when asked. */
+export async function findOffer(
+  db: DbOrTx,
+  projectId: number,
+  accountId: number,
+  lock = false,
+): Promise<OfferRow | undefined> {
+  const query = db
+    .select()
+    .from(shareOffers)
+    .where(and(eq(shareOffers.projectId, projectId), eq(shareOffers.accountId, accountId)));
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+export async function insertOffer(db: DbOrTx, values: typeof shareOffers.$inferInsert): Promise<OfferRow> {
+  const [row] = await db.insert(shareOffers).values(values).returning();
+  return row;
+}
+
+export async function updateOffer(
+  db: DbOrTx,
+  projectId: number,
+  accountId: number,
+  changes: Partial<Pick<OfferRow, 'permission' | 'validHours'>>,
+): Promise<OfferRow> {
+  const [row] = await db
+    .update(shareOffers)
+    .set(changes)
+    .where(and(eq(shareOffers.projectId, projectId), eq(shareOffers.accountId, accountId)))
+    .returning();
+  return row;
+}
+
+export async function deleteOffer(db: DbOrTx, projectId: number, accountId: number): Promise<void> {
+  await db
+    .delete(shareOffers)
+    .where(and(eq(shareOffers.projectId, projectId), eq(shareOffers.accountId, accountId)));
+}
+
+export interface ListedOffer {
+  offer: OfferRow;
+  account: AccountRow;
+  offeredBy: string | null;
+}
+
+/** The project's share offers not yet accepted, oldest first. */
+export async function listOffers(db: DbOrTx, projectId: number): Promise<ListedOffer[]> {
+  return db
+    .select({ offer: shareOffers, account: accountColumns, offeredBy: sharer.account })
+    .from(shareOffers)
+    .innerJoin(accounts, eq(accounts.id, shareOffers.accountId))
+    .leftJoin(sharer, eq(sharer.id, shareOffers.offeredBy))
+    .where(eq(shareOffers.projectId, projectId))
+    .orderBy(asc(shareOffers.createdAt), asc(shareOffers.accountId));
+}
+
+export async function offerOf(db: DbOrTx, projectId: number, accountId: number): Promise<ListedOffer> {
+  const [row] = await db
+    .select({ offer: shareOffers, account: accountColumns, offeredBy: sharer.account })
+    .from(shareOffers)
+    .innerJoin(accounts, eq(accounts.id, shareOffers.accountId))
+    .leftJoin(sharer, eq(sharer.id, shareOffers.offeredBy))
+    .where(and(eq(shareOffers.projectId, projectId), eq(shareOffers.accountId, accountId)));
+  return row;
+}
+
+const recipient = aliasedTable(accounts, 'recipient');
+
+/** The pending transfer of a project with the receiving account's login, locked when asked. */
+export async function findTransfer(
+  db: DbOrTx,
+  projectId: number,
+  lock = false,
+): Promise<(TransferRow & { toAccount: string }) | undefined> {
+  const query = db
+    .select({ transfer: projectTransfers, toAccount: recipient.account })
+    .from(projectTransfers)
+    .innerJoin(recipient, eq(recipient.id, projectTransfers.toAccountId))
+    .where(eq(projectTransfers.projectId, projectId));
+  const [row] = lock ? await query.for('update', { of: projectTransfers }) : await query;
+  return row ? { ...row.transfer, toAccount: row.toAccount } : undefined;
+}
+
+/** Offers the project to a new owner; a pending offer to someone else is replaced. */
+export async function upsertTransfer(
+  db: DbOrTx,
+  values: typeof projectTransfers.$inferInsert,
+): Promise<void> {
+  await db
+    .insert(projectTransfers)
+    .values(values)
+    .onConflictDoUpdate({
+      target: projectTransfers.projectId,
+      set: {
+        fromAccountId: values.fromAccountId,
+        toAccountId: values.toAccountId,
+        createdAt: values.createdAt,
+      },
+    });
+}
+
+export async function deleteTransfer(db: DbOrTx, projectId: number): Promise<void> {
+  await db.delete(projectTransfers).where(eq(projectTransfers.projectId, projectId));
+}
+
+export interface PendingOffer {
+  kind: 'share' | 'transfer';
+  projectId: number;
+  projectName: string;
+  fromAccount: string;
+  permission: string | null;
+  validHours: number | null;
+  createdAt: Date;
+}
+
+/** Every offer waiting for `accountId`: shares and transfers, oldest first. */
+export async function pendingOffersFor(db: DbOrTx, accountId: number): Promise<PendingOffer[]> {
+  const shares = await db
+    .select({
+      projectId: shareOffers.projectId,
+      projectName: projects.name,
+      fromAccount: accounts.account,
+      permission: shareOffers.permission,
+      validHours: shareOffers.validHours,
+      createdAt: shareOffers.createdAt,
+    })
+    .from(shareOffers)
+    .innerJoin(projects, eq(projects.id, shareOffers.projectId))
+    .innerJoin(accounts, eq(accounts.id, projects.ownerId))
+    .where(eq(shareOffers.accountId, accountId));
+  const transfers = await db
+    .select({
+      projectId: projectTransfers.projectId,
+      projectName: projects.name,
+      fromAccount: accounts.account,
+      createdAt: projectTransfers.createdAt,
+    })
+    .from(projectTransfers)
+    .innerJoin(projects, eq(projects.id, projectTransfers.projectId))
+    .innerJoin(accounts, eq(accounts.id, projects.ownerId))
+    .where(eq(projectTransfers.toAccountId, accountId));
+  return [
+    ...shares.map((s) => ({ kind: 'share' as const, ...s })),
+    ...transfers.map((t) => ({ kind: 'transfer' as const, ...t, permission: null, validHours: null })),
+  ].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.projectId - b.projectId);
 }

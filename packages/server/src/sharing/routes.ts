@@ -5,6 +5,8 @@ import {
   InviteCodeParams,
   InvitePreview,
   InviteView,
+  OfferList,
+  OfferParams,
   ProjectIdView,
   ShareList,
   ShareView,
@@ -14,6 +16,7 @@ import {
 } from '@beacon/protocol';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { webOnly } from '../accounts/web-only.ts';
 import { requireAccount } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
@@ -29,8 +32,19 @@ function caller(request: FastifyRequest) {
   return { accountId: principal.accountId, account: principal.account, requestId: request.id };
 }
 
-/** Sharing a project, invitations and transfer of permission (SPEC.md §3 Share record, §4, §6). */
-export async function sharingRoutes(app: App, deps: Deps): Promise<void> {
+/**
+ * Sharing a project, invitations and transfer of permission (SPEC.md §3 Share record, §4, §6).
+ * Web-only (SPEC.md §2 /manage/authority): an API key answers 5090 on every one of these routes.
+ */
+export async function sharingRoutes(parent: App, deps: Deps): Promise<void> {
+  await parent.register(async (child) => {
+    const app = child as App;
+    app.addHook('onRequest', webOnly);
+    await routes(app, deps);
+  });
+}
+
+async function routes(app: App, deps: Deps): Promise<void> {
   app.get(
     '/projects/:id/shares',
     {
@@ -49,7 +63,8 @@ export async function sharingRoutes(app: App, deps: Deps): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'Share the project with an account or cloud id (owner only)',
+        summary:
+          'Offer a share to an account or cloud id (owner only); it takes effect when the account accepts it at /offers',
         params: ProjectParams,
         body: CreateShareBody,
         response: { 200: envelope(ShareView) },
@@ -86,7 +101,7 @@ export async function sharingRoutes(app: App, deps: Deps): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'Delete a share (owner only)',
+        summary: 'Delete a share, or withdraw a share offer (owner only)',
         params: ShareParams,
         response: { 200: envelope(z.object({ accountId: z.number().int() })) },
       },
@@ -100,7 +115,7 @@ export async function sharingRoutes(app: App, deps: Deps): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'Leave a project shared with you (or decline its invitation)',
+        summary: 'Leave a project shared with you',
         params: ProjectParams,
         response: { 200: envelope(ProjectIdView) },
       },
@@ -127,13 +142,81 @@ export async function sharingRoutes(app: App, deps: Deps): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'Hand the project to another account; it leaves your list',
+        summary:
+          'Offer the project to another account; it changes owner (and leaves your list) when that account accepts',
         params: ProjectParams,
         body: TransferBody,
         response: { 200: envelope(TransferView) },
       },
     },
     async (request) => ok(await service.transfer(deps, caller(request), request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/projects/:id/transfer',
+    {
+      schema: {
+        tags,
+        summary: 'Withdraw a transfer not yet accepted (owner only)',
+        params: ProjectParams,
+        response: { 200: envelope(ProjectIdView) },
+      },
+    },
+    async (request) => ok(await service.cancelTransfer(deps, caller(request), request.params.id)),
+  );
+
+  app.get(
+    '/offers',
+    {
+      schema: {
+        tags,
+        summary: 'Shares and transfers offered to your account, waiting for your answer',
+        response: { 200: envelope(OfferList) },
+      },
+    },
+    async (request) => ok(await service.listOffers(deps, caller(request))),
+  );
+
+  app.post(
+    '/offers/:kind/:projectId/accept',
+    {
+      schema: {
+        tags,
+        summary: 'Accept a share or a transfer offered to your account (limits are counted now)',
+        params: OfferParams,
+        response: { 200: envelope(z.union([TransferView, ProjectIdView])) },
+      },
+    },
+    async (request) => {
+      const { kind, projectId } = request.params;
+      const who = caller(request);
+      return ok(
+        kind === 'share'
+          ? await service.acceptShareOffer(deps, who, projectId)
+          : await service.acceptTransfer(deps, who, projectId),
+      );
+    },
+  );
+
+  app.post(
+    '/offers/:kind/:projectId/decline',
+    {
+      schema: {
+        tags,
+        summary: 'Decline a share or a transfer offered to your account',
+        params: OfferParams,
+        response: { 200: envelope(ProjectIdView) },
+      },
+    },
+    async (request) => {
+      const { kind, projectId } = request.params;
+      const who = caller(request);
+      return ok(
+        kind === 'share'
+          ? await service.declineShareOffer(deps, who, projectId)
+          : await service.declineTransfer(deps, who, projectId),
+      );
+    },
   );
 
   app.get(
@@ -154,7 +237,7 @@ export async function sharingRoutes(app: App, deps: Deps): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'Accept an invitation: the share takes its permission from now',
+        summary: 'Accept an invitation: a read-only share from now (SPEC.md §6)',
         params: InviteCodeParams,
         response: { 200: envelope(ProjectIdView) },
       },

@@ -8,7 +8,7 @@ import {
   type ShareView,
 } from '@beacon/protocol';
 import type { ProjectAccess } from '../projects/access.ts';
-import type { ListedShare, MemberRow } from './repository.ts';
+import type { ListedOffer, ListedShare, MemberRow, OfferRow } from './repository.ts';
 
 /**
  * The sharing rules that need no database (docs/decisions/0005-share-limits.md):
@@ -16,9 +16,9 @@ import type { ListedShare, MemberRow } from './repository.ts';
  */
 
 /**
- * Sharing is the owner's: demo projects refuse it (5031), read-only members and unaccepted
- * invitees get 5032, read-write members (managers) 5030 — a manager configures devices but does
- * not hand the project on.
+ * Sharing is the owner's: demo projects refuse it (5031), read-only members and invitees get
+ * 5032, read-write members (managers) 5030 — a manager configures devices but does not hand the
+ * project on.
  */
 export function requireShareManager(access: ProjectAccess): ProjectAccess {
   if (access.isDemo) throw new AppError(Codes.DEMO_PROJECT);
@@ -109,8 +109,42 @@ export function toShareView({ member, account, sharedBy }: ListedShare): ShareVi
     hours: hoursOf(member),
     expiresAt: member.expiresAt?.toISOString() ?? null,
     accepted: member.acceptedAt !== null,
+    via: member.via,
     sharedBy,
     sharedAt: member.createdAt.toISOString(),
+  };
+}
+
+/** A share offered and not yet accepted, as the owner's list shows it (accepted false, no end yet). */
+export function offerToShareView({ offer, account, offeredBy }: ListedOffer): ShareView {
+  return {
+    accountId: account.id,
+    account: account.account,
+    nick: account.nick,
+    cloudId: account.cloudId,
+    role: account.role,
+    permission:
+      offer.permission === SharePermission.READ_WRITE
+        ? SharePermission.READ_WRITE
+        : SharePermission.READ_ONLY,
+    validity: offer.validHours === null ? ShareValidity.PERMANENT : ShareValidity.TIMED,
+    hours: offer.validHours,
+    expiresAt: null,
+    accepted: false,
+    via: 'share',
+    sharedBy: offeredBy,
+    sharedAt: offer.createdAt.toISOString(),
+  };
+}
+
+/** What a share offer stores in the audit trail. */
+export function offerAuditFields(offer: OfferRow, account: string): Record<string, unknown> {
+  return {
+    account,
+    permission: offer.permission,
+    validity: offer.validHours === null ? ShareValidity.PERMANENT : ShareValidity.TIMED,
+    hours: offer.validHours,
+    accepted: false,
   };
 }
 
@@ -123,6 +157,7 @@ export function auditFields(member: MemberRow, account: string): Record<string, 
     hours: member.validHours,
     expiresAt: member.expiresAt?.toISOString() ?? null,
     accepted: member.acceptedAt !== null,
+    via: member.via,
   };
 }
 

@@ -8,6 +8,8 @@ import {
   type InvitePreview,
   type InviteView,
   LIMITS,
+  type OfferList,
+  type OfferView,
   type ProjectIdView,
   type ShareList,
   SharePermission,
@@ -32,6 +34,8 @@ import {
   auditFields,
   checkLimits,
   isPermanent,
+  offerAuditFields,
+  offerToShareView,
   requireShareManager,
   type ShareLimits,
   toShareView,
@@ -93,17 +97,26 @@ async function syncExpiryJob(tx: DbOrTx, member: repo.MemberRow): Promise<void> 
     });
 }
 
-/** 21 when the existing unexpired share says the same, 63 when the new one would overwrite it. */
-function refuseExisting(existing: repo.MemberRow, permission: SharePermission, hours: number | null): never {
+/** 21 when the existing unexpired share (or pending offer) says the same, 63 when the new one would overwrite it. */
+function refuseExisting(
+  existing: { permission: string; validHours: number | null; permanent: boolean },
+  permission: SharePermission,
+  hours: number | null,
+): never {
   const same =
     existing.permission === permission &&
-    (hours === null ? isPermanent(existing) : existing.validHours === hours);
+    (hours === null ? existing.permanent : existing.validHours === hours);
   if (same) throw new AppError(Codes.ALREADY_SHARED);
   throw new AppError(
     Codes.SHARE_OVERWRITE,
     'The account already has a share of this project with another permission or validity; change that share instead',
   );
 }
+
+const memberTerms = (m: repo.MemberRow) => ({ ...m, permanent: isPermanent(m) });
+const offerTerms = (o: repo.OfferRow) => ({ ...o, permanent: o.validHours === null });
+const isLive = (m: repo.MemberRow, now: Date): boolean =>
+  m.expiresAt === null || m.expiresAt.getTime() > now.getTime();
 
 /**
  * The account that is to receive a share of `projectId`: it exists (22), is not the caller or the
@@ -128,9 +141,7 @@ async function admitReceiver(
   await repo.lockAccount(tx, target.id);
   const existing = await repo.findMember(tx, input.projectId, target.id, true);
   if (existing) {
-    if (existing.expiresAt === null || existing.expiresAt.getTime() > now.getTime()) {
-      refuseExisting(existing, input.permission, input.hours);
-    }
+    if (isLive(existing, now)) refuseExisting(memberTerms(existing), input.permission, input.hours);
     await repo.deleteMember(tx, input.projectId, target.id);
   }
   const managers = await repo.countManagers(tx, input.projectId, now);
@@ -145,10 +156,13 @@ async function admitReceiver(
 export async function listShares(deps: ServiceDeps, caller: Caller, projectId: number): Promise<ShareList> {
   const { db } = deps.database;
   const now = deps.now();
-  await loadProjectAccess(db, caller, projectId, { now });
+  const access = await loadProjectAccess(db, caller, projectId, { now });
   const rows = await repo.listShares(db, projectId, now);
+  const offers = await repo.listOffers(db, projectId);
+  const transfer = access.isOwner ? await repo.findTransfer(db, projectId) : undefined;
   return {
-    items: rows.map(toShareView),
+    items: [...rows.map(toShareView), ...offers.map(offerToShareView)],
+    transfer: transfer ? { account: transfer.toAccount, offeredAt: transfer.createdAt.toISOString() } : null,
     limits: {
       permanentManagers: LIMITS.PERMANENT_READ_WRITE_MANAGERS,
       manageable: LIMITS.MANAGEABLE_PER_PROJECT,
@@ -156,6 +170,12 @@ export async function listShares(deps: ServiceDeps, caller: Caller, projectId: n
   };
 }
 
+/**
+ * Offers a share to an account (docs/decisions/0022-consent-to-shares-and-transfers.md): nothing
+ * is granted until the account accepts it (acceptShareOffer), where every limit is counted again.
+ * 22 unknown account, 28 oneself or the owner, 21/63 a live share or an offer already there,
+ * 61/62 when the account's accepted shares or the project's manager slots (offers included) are full.
+ */
 export async function createShare(
   deps: ServiceDeps,
   caller: Caller,
@@ -169,49 +189,146 @@ export async function createShare(
     const access = requireShareManager(
       await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' }),
     );
-    const target = await admitReceiver(
-      deps,
-      tx,
-      {
-        projectId,
-        ownerId: access.project.ownerId,
-        callerId: caller.accountId,
-        permission: body.permission,
-        hours,
-      },
-      await repo.findAccount(tx, body),
-      now,
-    );
-    const member = await repo.insertMember(tx, {
+    const target = await repo.findAccount(tx, body);
+    if (!target) throw new AppError(Codes.SHARE_ACCOUNT_MISSING);
+    if (target.id === caller.accountId || target.id === access.project.ownerId) {
+      throw new AppError(Codes.SHARE_TO_SELF);
+    }
+    await repo.lockAccount(tx, target.id);
+    const existing = await repo.findMember(tx, projectId, target.id, true);
+    if (existing && isLive(existing, now)) refuseExisting(memberTerms(existing), body.permission, hours);
+    const offered = await repo.findOffer(tx, projectId, target.id, true);
+    if (offered) refuseExisting(offerTerms(offered), body.permission, hours);
+    const managers = await repo.countManagers(tx, projectId, now, true);
+    checkLimits(shareLimits(deps), body.permission, hours === null, {
+      held: await repo.countHeldShares(tx, target.id, body.permission, now),
+      manageable: managers.manageable,
+      permanentManagers: managers.permanent,
+    });
+    const offer = await repo.insertOffer(tx, {
       projectId,
       accountId: target.id,
       permission: body.permission,
       validHours: hours,
-      expiresAt: hours === null ? null : new Date(now.getTime() + hours * HOUR),
-      acceptedAt: now,
-      sharedBy: caller.accountId,
+      offeredBy: caller.accountId,
       createdAt: now,
     });
-    await repo.clearDeparture(tx, projectId, target.id);
-    await syncExpiryJob(tx, member);
     await recordAudit(tx, actorOf(caller), {
       projectId,
-      action: 'create',
+      action: 'offer',
       entity: 'share',
       entityId: target.id,
-      after: auditFields(member, target.account),
+      after: offerAuditFields(offer, target.account),
     });
-    return toShareView(await repo.shareOf(tx, projectId, target.id));
+    return offerToShareView(await repo.offerOf(tx, projectId, target.id));
   });
 }
 
-/** The live share of `accountId` in the project, locked; 73 when the account has none. */
-async function liveShare(tx: Tx, projectId: number, accountId: number, now: Date): Promise<repo.MemberRow> {
-  const member = await repo.findMember(tx, projectId, accountId, true);
-  if (!member || (member.expiresAt !== null && member.expiresAt.getTime() <= now.getTime())) {
-    throw new AppError(Codes.PROJECT_INVALID, 'This account has no share of the project');
-  }
-  return member;
+/**
+ * The receiving account accepts a share offer: the limits (61/62, the project's 11 and 3) are
+ * counted now, over accepted shares only, and the share's timed validity runs from now.
+ */
+export async function acceptShareOffer(
+  deps: ServiceDeps,
+  caller: Caller,
+  projectId: number,
+): Promise<ProjectIdView> {
+  const now = deps.now();
+  return write(deps, async (tx) => {
+    // Locks in the order every other share write takes them: project, account, member, offer.
+    const project = await repo.lockProject(tx, projectId);
+    if (!project) throw new AppError(Codes.NO_OFFER);
+    await repo.lockAccount(tx, caller.accountId);
+    const existing = await repo.findMember(tx, projectId, caller.accountId, true);
+    const offer = await repo.findOffer(tx, projectId, caller.accountId, true);
+    if (!offer) throw new AppError(Codes.NO_OFFER);
+    if (project.project.ownerId === caller.accountId) throw new AppError(Codes.SHARE_TO_SELF);
+    const permission = offer.permission as SharePermission;
+    const hours = offer.validHours;
+    if (existing) {
+      if (isLive(existing, now)) refuseExisting(memberTerms(existing), permission, hours);
+      await repo.deleteMember(tx, projectId, caller.accountId);
+    }
+    const managers = await repo.countManagers(tx, projectId, now);
+    checkLimits(shareLimits(deps), permission, hours === null, {
+      held: await repo.countHeldShares(tx, caller.accountId, permission, now),
+      manageable: managers.manageable,
+      permanentManagers: managers.permanent,
+    });
+    const member = await repo.insertMember(tx, {
+      projectId,
+      accountId: caller.accountId,
+      permission,
+      validHours: hours,
+      expiresAt: hours === null ? null : new Date(now.getTime() + hours * HOUR),
+      acceptedAt: now,
+      sharedBy: offer.offeredBy,
+      via: 'share',
+      createdAt: now,
+    });
+    await repo.deleteOffer(tx, projectId, caller.accountId);
+    await repo.clearDeparture(tx, projectId, caller.accountId);
+    await syncExpiryJob(tx, member);
+    await recordAudit(tx, actorOf(caller), {
+      projectId,
+      action: 'accept',
+      entity: 'share',
+      entityId: caller.accountId,
+      before: offerAuditFields(offer, caller.account),
+      after: auditFields(member, caller.account),
+    });
+    return { projectId };
+  });
+}
+
+/** The receiving account declines a share offer: the offer is gone, nothing else changes. */
+export async function declineShareOffer(
+  deps: ServiceDeps,
+  caller: Caller,
+  projectId: number,
+): Promise<ProjectIdView> {
+  return write(deps, async (tx) => {
+    const offer = await repo.findOffer(tx, projectId, caller.accountId, true);
+    if (!offer) throw new AppError(Codes.NO_OFFER);
+    await repo.deleteOffer(tx, projectId, caller.accountId);
+    await recordAudit(tx, actorOf(caller), {
+      projectId,
+      action: 'decline',
+      entity: 'share',
+      entityId: caller.accountId,
+      before: offerAuditFields(offer, caller.account),
+    });
+    return { projectId };
+  });
+}
+
+/** What waits for the caller's answer: share offers and transfers of permission. */
+export async function listOffers(deps: ServiceDeps, caller: Caller): Promise<OfferList> {
+  const rows = await repo.pendingOffersFor(deps.database.db, caller.accountId);
+  return {
+    items: rows.map(
+      (row): OfferView => ({
+        kind: row.kind,
+        projectId: row.projectId,
+        projectName: row.projectName,
+        fromAccount: row.fromAccount,
+        permission:
+          row.permission === null
+            ? null
+            : row.permission === SharePermission.READ_WRITE
+              ? SharePermission.READ_WRITE
+              : SharePermission.READ_ONLY,
+        validity:
+          row.kind === 'transfer'
+            ? null
+            : row.validHours === null
+              ? ShareValidity.PERMANENT
+              : ShareValidity.TIMED,
+        hours: row.validHours,
+        offeredAt: row.createdAt.toISOString(),
+      }),
+    ),
+  };
 }
 
 export async function updateShare(
@@ -225,55 +342,112 @@ export async function updateShare(
   const now = deps.now();
   return write(deps, async (tx) => {
     requireShareManager(await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' }));
-    const before = await liveShare(tx, projectId, accountId, now);
-    const listed = await repo.shareOf(tx, projectId, accountId);
-    const permission = (body.permission ?? before.permission) as SharePermission;
-    const hours =
-      body.validity === undefined
-        ? before.validHours
-        : body.validity === ShareValidity.TIMED
-          ? (body.hours ?? null)
-          : null;
-    const accepted = before.acceptedAt !== null;
-    const changes: Partial<repo.MemberRow> = {};
-    if (permission !== before.permission) changes.permission = permission;
-    if (body.validity !== undefined) {
-      // A timed share runs again from now; an invitation not yet accepted keeps its invite's end.
-      const changed = accepted ? hours !== null || !isPermanent(before) : hours !== before.validHours;
-      if (changed) {
-        changes.validHours = hours;
-        if (accepted) changes.expiresAt = hours === null ? null : new Date(now.getTime() + hours * HOUR);
-      }
-    }
-    if (Object.keys(changes).length === 0) return toShareView(listed);
-    if (changes.permission !== undefined || permission === SharePermission.READ_WRITE) {
-      await repo.lockAccount(tx, accountId);
-      const managers = await repo.countManagers(tx, projectId, now);
-      const wasManager = before.permission === SharePermission.READ_WRITE;
-      checkLimits(shareLimits(deps), permission, hours === null, {
-        held:
-          (await repo.countHeldShares(tx, accountId, permission, now)) -
-          (before.permission === permission ? 1 : 0),
-        manageable: managers.manageable - (wasManager ? 1 : 0),
-        permanentManagers: managers.permanent - (wasManager && isPermanent(before) ? 1 : 0),
-      });
-    }
-    const after = await repo.updateMember(tx, projectId, accountId, changes);
-    // An invitation not yet accepted grants what its row says now: its code previews and accepts that.
-    if (!accepted) await repo.updateOpenInvitesFor(tx, projectId, accountId, after);
-    await syncExpiryJob(tx, after);
-    await recordAudit(tx, actorOf(caller), {
-      projectId,
-      action: 'update',
-      entity: 'share',
-      entityId: accountId,
-      before: auditFields(before, listed.account.account),
-      after: auditFields(after, listed.account.account),
-    });
-    return toShareView({ ...listed, member: after });
+    const member = await repo.findMember(tx, projectId, accountId, true);
+    if (member && isLive(member, now)) return updateMemberShare(deps, tx, caller, member, body, now);
+    const offer = await repo.findOffer(tx, projectId, accountId, true);
+    if (offer) return updateOfferTerms(deps, tx, caller, offer, body, now);
+    throw new AppError(Codes.PROJECT_INVALID, 'This account has no share of the project');
   });
 }
 
+/** The permission and hours an update asks for, falling back on what the share has. */
+function termsAfter(
+  body: z.output<typeof UpdateShareBody>,
+  before: { permission: string; validHours: number | null },
+): { permission: SharePermission; hours: number | null } {
+  const permission = (body.permission ?? before.permission) as SharePermission;
+  const hours =
+    body.validity === undefined
+      ? before.validHours
+      : body.validity === ShareValidity.TIMED
+        ? (body.hours ?? null)
+        : null;
+  return { permission, hours };
+}
+
+async function updateMemberShare(
+  deps: ServiceDeps,
+  tx: Tx,
+  caller: Caller,
+  before: repo.MemberRow,
+  body: z.output<typeof UpdateShareBody>,
+  now: Date,
+): Promise<ShareView> {
+  const { projectId, accountId } = before;
+  const listed = await repo.shareOf(tx, projectId, accountId);
+  const { permission, hours } = termsAfter(body, before);
+  if (before.via === 'invite' && permission === SharePermission.READ_WRITE) {
+    // SPEC.md §6: invitation projects are read-only to invitees.
+    const message =
+      'An invitation gives read-only access; delete it and share the project with the account for read-write';
+    throw new AppError(Codes.FORM_DATA, message, { permission: message });
+  }
+  const changes: Partial<repo.MemberRow> = {};
+  if (permission !== before.permission) changes.permission = permission;
+  // A timed share runs again from now.
+  if (body.validity !== undefined && (hours !== null || !isPermanent(before))) {
+    changes.validHours = hours;
+    changes.expiresAt = hours === null ? null : new Date(now.getTime() + hours * HOUR);
+  }
+  if (Object.keys(changes).length === 0) return toShareView(listed);
+  if (changes.permission !== undefined || permission === SharePermission.READ_WRITE) {
+    await repo.lockAccount(tx, accountId);
+    const managers = await repo.countManagers(tx, projectId, now, true);
+    const wasManager = before.permission === SharePermission.READ_WRITE;
+    checkLimits(shareLimits(deps), permission, hours === null, {
+      held:
+        (await repo.countHeldShares(tx, accountId, permission, now)) -
+        (before.permission === permission ? 1 : 0),
+      manageable: managers.manageable - (wasManager ? 1 : 0),
+      permanentManagers: managers.permanent - (wasManager && isPermanent(before) ? 1 : 0),
+    });
+  }
+  const after = await repo.updateMember(tx, projectId, accountId, changes);
+  await syncExpiryJob(tx, after);
+  await recordAudit(tx, actorOf(caller), {
+    projectId,
+    action: 'update',
+    entity: 'share',
+    entityId: accountId,
+    before: auditFields(before, listed.account.account),
+    after: auditFields(after, listed.account.account),
+  });
+  return toShareView({ ...listed, member: after });
+}
+
+/** An offer not yet accepted takes new terms; the account accepts what the offer says then. */
+async function updateOfferTerms(
+  deps: ServiceDeps,
+  tx: Tx,
+  caller: Caller,
+  before: repo.OfferRow,
+  body: z.output<typeof UpdateShareBody>,
+  now: Date,
+): Promise<ShareView> {
+  const { projectId, accountId } = before;
+  const listed = await repo.offerOf(tx, projectId, accountId);
+  const { permission, hours } = termsAfter(body, before);
+  if (permission === before.permission && hours === before.validHours) return offerToShareView(listed);
+  const managers = await repo.countManagers(tx, projectId, now, true);
+  const wasManager = before.permission === SharePermission.READ_WRITE;
+  checkLimits(shareLimits(deps), permission, hours === null, {
+    held: await repo.countHeldShares(tx, accountId, permission, now),
+    manageable: managers.manageable - (wasManager ? 1 : 0),
+    permanentManagers: managers.permanent - (wasManager && before.validHours === null ? 1 : 0),
+  });
+  const after = await repo.updateOffer(tx, projectId, accountId, { permission, validHours: hours });
+  await recordAudit(tx, actorOf(caller), {
+    projectId,
+    action: 'update',
+    entity: 'share',
+    entityId: accountId,
+    before: offerAuditFields(before, listed.account.account),
+    after: offerAuditFields(after, listed.account.account),
+  });
+  return offerToShareView({ ...listed, offer: after });
+}
+
+/** Deletes a share, or withdraws an offer not yet accepted. */
 export async function deleteShare(
   deps: ServiceDeps,
   caller: Caller,
@@ -284,9 +458,23 @@ export async function deleteShare(
   return write(deps, async (tx, revoked) => {
     requireShareManager(await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' }));
     const member = await repo.findMember(tx, projectId, accountId, true);
-    if (!member) throw new AppError(Codes.PROJECT_INVALID, 'This account has no share of the project');
+    if (!member) {
+      const offer = await repo.findOffer(tx, projectId, accountId, true);
+      if (!offer) throw new AppError(Codes.PROJECT_INVALID, 'This account has no share of the project');
+      const listed = await repo.offerOf(tx, projectId, accountId);
+      await repo.deleteOffer(tx, projectId, accountId);
+      await recordAudit(tx, actorOf(caller), {
+        projectId,
+        action: 'delete',
+        entity: 'share',
+        entityId: accountId,
+        before: offerAuditFields(offer, listed.account.account),
+      });
+      return { accountId };
+    }
     const listed = await repo.shareOf(tx, projectId, accountId);
     await repo.deleteMember(tx, projectId, accountId);
+    await repo.deleteOffer(tx, projectId, accountId);
     await repo.deleteOpenInvitesFor(tx, projectId, accountId);
     await cancelJob(tx, expiryKey(projectId, accountId));
     // A row that had already run out (the job not yet past it) was lost by expiry, not by the delete.
@@ -304,7 +492,7 @@ export async function deleteShare(
   });
 }
 
-/** A member leaves (SPEC.md §4 unbind); an invitee declines. The owner cannot: 5030. */
+/** A member leaves (SPEC.md §4 unbind). The owner cannot: 5030. */
 export async function unbind(deps: ServiceDeps, caller: Caller, projectId: number): Promise<ProjectIdView> {
   const now = deps.now();
   return write(deps, async (tx, revoked) => {
@@ -354,32 +542,14 @@ export async function createInvite(
     );
     let target: repo.AccountRow | undefined;
     if (body.account !== undefined || body.cloudId !== undefined) {
-      target = await admitReceiver(
-        deps,
-        tx,
-        {
-          projectId,
-          ownerId: access.project.ownerId,
-          callerId: caller.accountId,
-          permission: body.permission,
-          hours,
-        },
-        await repo.findAccount(tx, body),
-        now,
-      );
-      // The invitee sees the project read-only until it accepts, and no longer than the code lives.
-      const member = await repo.insertMember(tx, {
-        projectId,
-        accountId: target.id,
-        permission: body.permission,
-        validHours: hours,
-        expiresAt,
-        acceptedAt: null,
-        sharedBy: caller.accountId,
-        createdAt: now,
-      });
-      await repo.clearDeparture(tx, projectId, target.id);
-      await syncExpiryJob(tx, member);
+      // An addressed code grants nothing before it is accepted; the limits are counted then.
+      target = await repo.findAccount(tx, body);
+      if (!target) throw new AppError(Codes.SHARE_ACCOUNT_MISSING);
+      if (target.id === caller.accountId || target.id === access.project.ownerId) {
+        throw new AppError(Codes.SHARE_TO_SELF);
+      }
+      const existing = await repo.findMember(tx, projectId, target.id);
+      if (existing && isLive(existing, now)) refuseExisting(memberTerms(existing), body.permission, hours);
     }
     const invite = await repo.insertInvite(tx, {
       projectId,
@@ -450,66 +620,42 @@ export async function previewInvite(deps: ServiceDeps, caller: Caller, code: str
   };
 }
 
+/**
+ * Accepting an invite code. SPEC.md §6: invitation projects are read-only to invitees, so the
+ * membership is read-only and marked 'invite' (projects/access.ts keeps it read-only), whatever
+ * permission an older code was made with. The limits (61) are counted now.
+ */
 export async function acceptInvite(deps: ServiceDeps, caller: Caller, code: string): Promise<ProjectIdView> {
   const now = deps.now();
   return write(deps, async (tx) => {
-    // Locks in the order every other share write takes them — project, account, member, invite — so
-    // an owner editing or deleting this pending share at the same moment waits instead of deadlocking.
+    // Locks in the order every other share write takes them: project, account, member, invite.
     const seen = await usableInvite(tx, caller, code, now, false);
     const project = await repo.lockProject(tx, seen.projectId);
     const invite = await usableInvite(tx, caller, code, now, true);
     if (!project || project.project.isDemo) throw new AppError(Codes.PROJECT_INVALID);
     if (project.project.ownerId === caller.accountId) throw new AppError(Codes.SHARE_TO_SELF);
-    await repo.lockAccount(tx, caller.accountId);
-    const existing = await repo.findMember(tx, invite.projectId, caller.accountId, true);
-    const pending =
-      invite.accountId !== null &&
-      existing?.acceptedAt === null &&
-      existing.expiresAt !== null &&
-      existing.expiresAt.getTime() > now.getTime();
-    let member: repo.MemberRow;
-    if (pending) {
-      // The pending row is the share as it stands now: the owner may have changed its permission or
-      // validity since the code was made (updateShare), and acceptance grants that, not the code's
-      // original terms. Its slot is held, so the limits are counted with the row itself left out.
-      const permission = existing.permission as SharePermission;
-      const hours = existing.validHours;
-      const managers = await repo.countManagers(tx, invite.projectId, now);
-      const manager = permission === SharePermission.READ_WRITE;
-      checkLimits(shareLimits(deps), permission, hours === null, {
-        held: (await repo.countHeldShares(tx, caller.accountId, permission, now)) - 1,
-        manageable: managers.manageable - (manager ? 1 : 0),
-        permanentManagers: managers.permanent - (manager && isPermanent(existing) ? 1 : 0),
-      });
-      member = await repo.updateMember(tx, invite.projectId, caller.accountId, {
-        permission,
-        validHours: hours,
-        expiresAt: hours === null ? null : new Date(now.getTime() + hours * HOUR),
-        acceptedAt: now,
-      });
-    } else {
-      const permission = invite.permission as SharePermission;
-      const hours = invite.validHours;
-      const target = await repo.findAccount(tx, { account: caller.account });
-      // callerId -1: the accepting account is the receiver here, not someone sharing to itself.
-      await admitReceiver(
-        deps,
-        tx,
-        { projectId: invite.projectId, ownerId: project.project.ownerId, callerId: -1, permission, hours },
-        target,
-        now,
-      );
-      member = await repo.insertMember(tx, {
-        projectId: invite.projectId,
-        accountId: caller.accountId,
-        permission,
-        validHours: hours,
-        expiresAt: hours === null ? null : new Date(now.getTime() + hours * HOUR),
-        acceptedAt: now,
-        sharedBy: invite.createdBy,
-        createdAt: now,
-      });
-    }
+    const permission = SharePermission.READ_ONLY;
+    const hours = invite.validHours;
+    const target = await repo.findAccount(tx, { account: caller.account });
+    // callerId -1: the accepting account is the receiver here, not someone sharing to itself.
+    await admitReceiver(
+      deps,
+      tx,
+      { projectId: invite.projectId, ownerId: project.project.ownerId, callerId: -1, permission, hours },
+      target,
+      now,
+    );
+    const member = await repo.insertMember(tx, {
+      projectId: invite.projectId,
+      accountId: caller.accountId,
+      permission,
+      validHours: hours,
+      expiresAt: hours === null ? null : new Date(now.getTime() + hours * HOUR),
+      acceptedAt: now,
+      sharedBy: invite.createdBy,
+      via: 'invite',
+      createdAt: now,
+    });
     await repo.markInviteUsed(tx, invite.id, caller.accountId, now);
     await repo.clearDeparture(tx, invite.projectId, caller.accountId);
     await syncExpiryJob(tx, member);
@@ -518,7 +664,6 @@ export async function acceptInvite(deps: ServiceDeps, caller: Caller, code: stri
       action: 'accept',
       entity: 'invite',
       entityId: invite.id,
-      before: existing ? auditFields(existing, caller.account) : null,
       after: auditFields(member, caller.account),
     });
     return { projectId: invite.projectId };
@@ -526,9 +671,9 @@ export async function acceptInvite(deps: ServiceDeps, caller: Caller, code: stri
 }
 
 /**
- * Transfer of permission (SPEC.md §4): the project gets a new owner and leaves the previous
- * owner's list (the previous owner keeps no share). 2103 caller is not the owner, 2101 target
- * missing, 2102 target is the owner already; the target's own share of the project ends.
+ * Transfer of permission (SPEC.md §4), offered: the project stays the caller's until the target
+ * accepts it (acceptTransfer). 2103 caller is not the owner, 2101 target missing, 2102 target is
+ * the owner already. A new offer replaces the pending one.
  */
 export async function transfer(
   deps: ServiceDeps,
@@ -538,39 +683,125 @@ export async function transfer(
 ): Promise<TransferView> {
   const body = validate(TransferBody, input);
   const now = deps.now();
-  return write(deps, async (tx, revoked) => {
+  return write(deps, async (tx) => {
     const access = await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' });
     if (access.isDemo) throw new AppError(Codes.DEMO_PROJECT);
     if (!access.isOwner) throw new AppError(Codes.TRANSFER_NOT_MANAGER);
     const target = await repo.findAccount(tx, body);
     if (!target) throw new AppError(Codes.TRANSFER_NO_ACCOUNT);
     if (target.id === access.project.ownerId) throw new AppError(Codes.TRANSFER_SAME_MANAGER);
-    await repo.lockAccount(tx, target.id);
-    if ((await projectRepo.countOwnedProjects(tx, target.id)) >= deps.config.maxProjectsPerAccount) {
-      throw new AppError(Codes.PROJECT_LIMIT, 'The account has reached its project count limit');
+    const before = await repo.findTransfer(tx, projectId, true);
+    await repo.upsertTransfer(tx, {
+      projectId,
+      fromAccountId: caller.accountId,
+      toAccountId: target.id,
+      createdAt: now,
+    });
+    await recordAudit(tx, actorOf(caller), {
+      projectId,
+      action: 'offer',
+      entity: 'transfer',
+      entityId: projectId,
+      before: before ? { to: before.toAccount } : null,
+      after: { owner: access.ownerAccount, to: target.account },
+    });
+    return { projectId, ownerAccount: access.ownerAccount, toAccount: target.account, pending: true };
+  });
+}
+
+/** The owner withdraws a transfer not yet accepted: 2103 for anyone else, 5033 when there is none. */
+export async function cancelTransfer(
+  deps: ServiceDeps,
+  caller: Caller,
+  projectId: number,
+): Promise<ProjectIdView> {
+  const now = deps.now();
+  return write(deps, async (tx) => {
+    const access = await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' });
+    if (access.isDemo) throw new AppError(Codes.DEMO_PROJECT);
+    if (!access.isOwner) throw new AppError(Codes.TRANSFER_NOT_MANAGER);
+    const pending = await repo.findTransfer(tx, projectId, true);
+    if (!pending) throw new AppError(Codes.NOT_FOUND, 'The project has no pending transfer');
+    await repo.deleteTransfer(tx, projectId);
+    await recordAudit(tx, actorOf(caller), {
+      projectId,
+      action: 'cancel',
+      entity: 'transfer',
+      entityId: projectId,
+      before: { to: pending.toAccount },
+    });
+    return { projectId };
+  });
+}
+
+/** The receiving account declines a transfer: the project stays where it is. */
+export async function declineTransfer(
+  deps: ServiceDeps,
+  caller: Caller,
+  projectId: number,
+): Promise<ProjectIdView> {
+  return write(deps, async (tx) => {
+    await repo.lockProject(tx, projectId);
+    const pending = await repo.findTransfer(tx, projectId, true);
+    if (!pending || pending.toAccountId !== caller.accountId) throw new AppError(Codes.NO_OFFER);
+    await repo.deleteTransfer(tx, projectId);
+    await recordAudit(tx, actorOf(caller), {
+      projectId,
+      action: 'decline',
+      entity: 'transfer',
+      entityId: projectId,
+      before: { to: caller.account },
+    });
+    return { projectId };
+  });
+}
+
+/**
+ * The receiving account accepts a transfer: the project gets a new owner and leaves the previous
+ * owner's list (the previous owner keeps no share). Its own project count limit (5004) and names
+ * (5038) are checked now; its own share or offer of the project ends.
+ */
+export async function acceptTransfer(
+  deps: ServiceDeps,
+  caller: Caller,
+  projectId: number,
+): Promise<TransferView> {
+  const now = deps.now();
+  return write(deps, async (tx, revoked) => {
+    const project = await repo.lockProject(tx, projectId);
+    const pending = project ? await repo.findTransfer(tx, projectId, true) : undefined;
+    if (!project || !pending || pending.toAccountId !== caller.accountId || project.project.isDemo) {
+      throw new AppError(Codes.NO_OFFER);
     }
-    if (await projectRepo.nameTaken(tx, target.id, access.project.name)) {
-      const message = `The account already has a project named "${access.project.name}"`;
-      throw new AppError(Codes.NAME_TAKEN, message, { account: message });
+    const previousOwner = project.project.ownerId;
+    await repo.lockAccount(tx, caller.accountId);
+    if ((await projectRepo.countOwnedProjects(tx, caller.accountId)) >= deps.config.maxProjectsPerAccount) {
+      throw new AppError(Codes.PROJECT_LIMIT, 'Your account has reached its project count limit');
     }
-    const share = await repo.findMember(tx, projectId, target.id, true);
+    if (await projectRepo.nameTaken(tx, caller.accountId, project.project.name)) {
+      const message = `You already have a project named "${project.project.name}"`;
+      throw new AppError(Codes.NAME_TAKEN, message, { name: message });
+    }
+    const share = await repo.findMember(tx, projectId, caller.accountId, true);
     if (share) {
-      await repo.deleteMember(tx, projectId, target.id);
-      await cancelJob(tx, expiryKey(projectId, target.id));
+      await repo.deleteMember(tx, projectId, caller.accountId);
+      await cancelJob(tx, expiryKey(projectId, caller.accountId));
     }
-    await repo.deleteOpenInvitesFor(tx, projectId, target.id);
-    await repo.clearDeparture(tx, projectId, target.id);
-    await repo.setOwner(tx, projectId, target.id, now);
-    await repo.recordDeparture(tx, projectId, access.project.ownerId, 'removed', now);
+    await repo.deleteOffer(tx, projectId, caller.accountId);
+    await repo.deleteOpenInvitesFor(tx, projectId, caller.accountId);
+    await repo.clearDeparture(tx, projectId, caller.accountId);
+    await repo.deleteTransfer(tx, projectId);
+    await repo.setOwner(tx, projectId, caller.accountId, now);
+    await repo.recordDeparture(tx, projectId, previousOwner, 'removed', now);
     await recordAudit(tx, actorOf(caller), {
       projectId,
       action: 'transfer',
       entity: 'project',
       entityId: projectId,
-      before: { owner: access.ownerAccount },
-      after: { owner: target.account },
+      before: { owner: project.ownerAccount },
+      after: { owner: caller.account },
     });
-    await revoke(tx, revoked, { projectId, accountId: caller.accountId, reason: 'transfer' });
-    return { projectId, ownerAccount: target.account };
+    await revoke(tx, revoked, { projectId, accountId: previousOwner, reason: 'transfer' });
+    return { projectId, ownerAccount: caller.account, toAccount: caller.account, pending: false };
   });
 }

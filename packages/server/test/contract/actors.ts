@@ -1,6 +1,13 @@
 import { Codes, DEMO_PROJECT_IDS, type ErrorCode } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
-import { accounts, projectDepartures, projectMembers, projects } from '../../src/db/schema.ts';
+import {
+  accounts,
+  projectDepartures,
+  projectMembers,
+  projects,
+  projectTransfers,
+  shareOffers,
+} from '../../src/db/schema.ts';
 import { DEMO_OWNER_ACCOUNT } from '../../src/seed.ts';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import type { HttpClient, TestServer } from '../helpers/harness.ts';
@@ -11,8 +18,10 @@ export type ActorName =
   | 'owner'
   | 'read-write member'
   | 'read-only member'
-  | 'invitee (read-only, not accepted)'
-  | 'invitee (read-write, not accepted)'
+  | 'invitee (accepted a read-only invitation)'
+  | 'invitee (accepted a read-write invitation made before invitations were read-only)'
+  | 'offered a read-write share, not accepted'
+  | 'offered the project by transfer, not accepted'
   | 'expired member'
   | 'expired member, row removed by the expiry job'
   | 'removed member (share deleted, unbound or transferred away)'
@@ -59,7 +68,8 @@ export const EXPECTED: Record<ActorName, Record<RouteAccess, Outcome>> = {
     member: 'ok',
     transfer: NOT_MANAGER,
   },
-  'invitee (read-only, not accepted)': {
+  // SPEC.md §6: invitation projects are read-only to invitees, whatever the invitation said.
+  'invitee (accepted a read-only invitation)': {
     read: 'ok',
     write: READ_ONLY,
     owner: FORBIDDEN,
@@ -67,13 +77,30 @@ export const EXPECTED: Record<ActorName, Record<RouteAccess, Outcome>> = {
     member: 'ok',
     transfer: NOT_MANAGER,
   },
-  'invitee (read-write, not accepted)': {
+  'invitee (accepted a read-write invitation made before invitations were read-only)': {
     read: 'ok',
     write: READ_ONLY,
     owner: FORBIDDEN,
     share: READ_ONLY,
     member: 'ok',
     transfer: NOT_MANAGER,
+  },
+  // An offer grants nothing until it is accepted (docs/decisions/0022): a stranger's answers.
+  'offered a read-write share, not accepted': {
+    read: PROJECT_ID,
+    write: PROJECT_ID,
+    owner: PROJECT_ID,
+    share: PROJECT_ID,
+    member: PROJECT_ID,
+    transfer: PROJECT_ID,
+  },
+  'offered the project by transfer, not accepted': {
+    read: PROJECT_ID,
+    write: PROJECT_ID,
+    owner: PROJECT_ID,
+    share: PROJECT_ID,
+    member: PROJECT_ID,
+    transfer: PROJECT_ID,
   },
   'expired member': {
     read: PROJECT_EXPIRED,
@@ -144,6 +171,10 @@ export interface Cast {
   readOnly: TestAccount;
   inviteeRead: TestAccount;
   inviteeReadWrite: TestAccount;
+  /** Has a read-write share offer of every shared project, not accepted. */
+  offered: TestAccount;
+  /** Every shared project is offered to it by transfer, not accepted. */
+  transferee: TestAccount;
   expired: TestAccount;
   /** Lost the project to the expiry job: no member row, an 'expired' departure. */
   expiredGone: TestAccount;
@@ -164,6 +195,8 @@ export async function createCast(server: TestServer): Promise<Cast> {
     readOnly: await createAccount(server),
     inviteeRead: await createAccount(server),
     inviteeReadWrite: await createAccount(server),
+    offered: await createAccount(server),
+    transferee: await createAccount(server),
     expired: await createAccount(server),
     expiredGone: await createAccount(server),
     removed: await createAccount(server),
@@ -193,8 +226,20 @@ export async function createSharedProject(server: TestServer, cast: Cast): Promi
       acceptedAt: accepted,
       expiresAt: new Date(now + 24 * hour),
     },
-    { projectId: project.id, accountId: cast.inviteeRead.id, permission: 'r', acceptedAt: null },
-    { projectId: project.id, accountId: cast.inviteeReadWrite.id, permission: 'rw', acceptedAt: null },
+    {
+      projectId: project.id,
+      accountId: cast.inviteeRead.id,
+      permission: 'r',
+      acceptedAt: accepted,
+      via: 'invite',
+    },
+    {
+      projectId: project.id,
+      accountId: cast.inviteeReadWrite.id,
+      permission: 'rw',
+      acceptedAt: accepted,
+      via: 'invite',
+    },
     {
       projectId: project.id,
       accountId: cast.expired.id,
@@ -203,6 +248,19 @@ export async function createSharedProject(server: TestServer, cast: Cast): Promi
       expiresAt: new Date(now - 1000),
     },
   ]);
+  await db.insert(shareOffers).values({
+    projectId: project.id,
+    accountId: cast.offered.id,
+    permission: 'rw',
+    offeredBy: cast.owner.id,
+    createdAt: new Date(now - hour),
+  });
+  await db.insert(projectTransfers).values({
+    projectId: project.id,
+    fromAccountId: cast.owner.id,
+    toAccountId: cast.transferee.id,
+    createdAt: new Date(now - hour),
+  });
   await db.insert(projectDepartures).values([
     { projectId: project.id, accountId: cast.expiredGone.id, reason: 'expired', at: new Date(now - 1000) },
     { projectId: project.id, accountId: cast.removed.id, reason: 'removed', at: new Date(now - 1000) },
@@ -228,8 +286,11 @@ export async function worldFor(
     owner: cast.owner.client,
     'read-write member': cast.readWrite.client,
     'read-only member': cast.readOnly.client,
-    'invitee (read-only, not accepted)': cast.inviteeRead.client,
-    'invitee (read-write, not accepted)': cast.inviteeReadWrite.client,
+    'invitee (accepted a read-only invitation)': cast.inviteeRead.client,
+    'invitee (accepted a read-write invitation made before invitations were read-only)':
+      cast.inviteeReadWrite.client,
+    'offered a read-write share, not accepted': cast.offered.client,
+    'offered the project by transfer, not accepted': cast.transferee.client,
     'expired member': cast.expired.client,
     'expired member, row removed by the expiry job': cast.expiredGone.client,
     'removed member (share deleted, unbound or transferred away)': cast.removed.client,

@@ -146,7 +146,9 @@ describe('project list visibility', () => {
       isShare: true,
     });
     expect(await sees(cast.inviteeRead.client)).toMatchObject({ right: 'r', property: 'shared_read' });
-    expect(await sees(cast.inviteeReadWrite.client)).toMatchObject({ right: 'r', property: 'shared_manage' });
+    expect(await sees(cast.inviteeReadWrite.client)).toMatchObject({ right: 'r', property: 'shared_read' });
+    expect(await sees(cast.offered.client)).toBeUndefined();
+    expect(await sees(cast.transferee.client)).toBeUndefined();
     expect(await sees(cast.expired.client)).toBeUndefined();
     expect(await sees(cast.expiredGone.client)).toBeUndefined();
     expect(await sees(cast.removed.client)).toBeUndefined();

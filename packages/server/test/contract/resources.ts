@@ -7,7 +7,9 @@ import {
   firmwareImages,
   projectMembers,
   projects,
+  projectTransfers,
   rebootSchedules,
+  shareOffers,
 } from '../../src/db/schema.ts';
 import type { TestServer } from '../helpers/harness.ts';
 
@@ -134,6 +136,15 @@ const sharingState = async (ctx: ContractContext): Promise<unknown> => ({
     .from(projectMembers)
     .where(eq(projectMembers.projectId, ctx.projectId))
     .orderBy(asc(projectMembers.accountId)),
+  offers: await ctx.server.database.db
+    .select()
+    .from(shareOffers)
+    .where(eq(shareOffers.projectId, ctx.projectId))
+    .orderBy(asc(shareOffers.accountId)),
+  transfer: await ctx.server.database.db
+    .select()
+    .from(projectTransfers)
+    .where(eq(projectTransfers.projectId, ctx.projectId)),
 });
 
 /** Sharing (src/sharing/): share records, leaving, invitations and transfer of permission. */
@@ -222,6 +233,7 @@ const sharingResource: ContractResource = {
       body: () => ({ permission: 'r' }),
       invalid: [
         { label: 'a code lifetime over 30 days', body: { permission: 'r', expiresInHours: 721 }, code: 16 },
+        { label: 'a read-write invitation (SPEC.md §6)', body: { permission: 'rw' }, code: 16 },
       ],
     },
     {
@@ -231,6 +243,13 @@ const sharingResource: ContractResource = {
       path: (c) => `/projects/${c.projectId}/transfer`,
       body: (c) => ({ cloudId: c.fixture.receiverCloudId }),
       invalid: [{ label: 'no target', body: {}, code: 16 }],
+    },
+    {
+      // Every shared project of the contract has a pending transfer (actors.ts) to withdraw.
+      method: 'DELETE',
+      pattern: '/api/v1/projects/:id/transfer',
+      access: 'transfer',
+      path: (c) => `/projects/${c.projectId}/transfer`,
     },
   ],
 };

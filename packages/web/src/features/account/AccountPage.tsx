@@ -15,6 +15,7 @@ import {
   Avatar,
   Button,
   Card,
+  Checkbox,
   Col,
   Descriptions,
   Form,
@@ -264,19 +265,22 @@ function ProfileCard({ account }: { account: AccountView }) {
   );
 }
 
+/** The password change ends every API key unless "keep" is ticked (off by default; decision 0023). */
 function PasswordCard() {
   const { t } = useTranslation();
   const [form] = Form.useForm();
+  const queryClient = useQueryClient();
   const { busy, run } = useFormSubmit(form);
   const onFinish = async (raw: Record<string, unknown>) => {
     const values = blanks(raw, ['oldPassword', 'password', 'confirmPassword']);
-    const body = parseForm(ChangePasswordBody, values, form);
+    const body = parseForm(ChangePasswordBody, { ...values, keepApiKeys: raw.keepApiKeys === true }, form);
     const same = checkConfirmation(form);
     if (!body || !same) return;
     await run(async () => {
       await withLoadState('saving', () => api.changePassword(body));
       form.resetFields();
-      showSuccess(t('account.passwordChanged'));
+      showSuccess(t(body.keepApiKeys ? 'account.passwordChanged' : 'account.passwordChangedKeysEnded'));
+      queryClient.invalidateQueries({ queryKey: API_KEYS_KEY });
     });
   };
   return (
@@ -286,7 +290,7 @@ function PasswordCard() {
         layout="vertical"
         requiredMark={false}
         onFinish={onFinish}
-        initialValues={{ oldPassword: '', password: '', confirmPassword: '' }}
+        initialValues={{ oldPassword: '', password: '', confirmPassword: '', keepApiKeys: false }}
       >
         <Form.Item name="oldPassword" label={t('account.oldPassword')}>
           <Input.Password autoComplete="current-password" data-testid="password-old" />
@@ -296,6 +300,9 @@ function PasswordCard() {
         </Form.Item>
         <Form.Item name="confirmPassword" label={t('account.confirmPassword')}>
           <Input.Password autoComplete="new-password" data-testid="password-confirm" />
+        </Form.Item>
+        <Form.Item name="keepApiKeys" valuePropName="checked" extra={t('account.keepApiKeysHint')}>
+          <Checkbox data-testid="password-keep-api-keys">{t('account.keepApiKeys')}</Checkbox>
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={busy} data-testid="password-submit">
           {t('account.changePassword')}
@@ -436,6 +443,7 @@ function ApiKeysCard() {
         loading={keys.isLoading}
         dataSource={keys.data ?? []}
         pagination={false}
+        data-testid="apikey-table"
         locale={{ emptyText: t('account.noKeys') }}
         columns={[
           { title: t('account.keyName'), dataIndex: 'name', key: 'name' },

@@ -17,6 +17,7 @@ import { currentProject, selectProject } from '../../session/currentProject.ts';
 import { errorText, showError, showSuccess } from '../../state/feedback.ts';
 import { withLoadState } from '../../state/store.ts';
 import { formatDateTime, formatTimeZone } from '../../util/format.ts';
+import { PendingOffers } from '../sharing/PendingOffers.tsx';
 import { propertyKey } from './labels.ts';
 import { ProjectFormModal } from './ProjectFormModal.tsx';
 import { useScenarioLabel } from './ScenarioSelect.tsx';
@@ -172,6 +173,7 @@ export function ProjectListPage() {
           </Button>
         }
       />
+      <PendingOffers />
       <Card>
         <Space wrap style={{ marginBottom: 16 }}>
           <Input.Search

@@ -11,6 +11,7 @@ import { PageTitle } from '../../layout/PageTitle.tsx';
 import { ProjectTags, SWITCHER_QUERY } from '../../layout/ProjectSwitcher.tsx';
 import { selectProject, useCurrentProject } from '../../session/currentProject.ts';
 import { formatDateTime, formatTimeZone } from '../../util/format.ts';
+import { PendingOffers } from '../sharing/PendingOffers.tsx';
 import { propertyKey, rightKey } from './labels.ts';
 import { ProjectFormModal } from './ProjectFormModal.tsx';
 import { writeBlockReason } from './ProjectListPage.tsx';
@@ -75,6 +76,7 @@ export function ProjectPreviewPage() {
           </>
         }
       />
+      <PendingOffers />
       {blocked ? <Alert type="info" showIcon title={t(blocked)} style={{ marginBottom: 16 }} /> : null}
       <Row gutter={[16, 16]}>
         <Col xs={24} xxl={14}>

@@ -79,6 +79,16 @@ export function AuthorityPage() {
     }
   };
 
+  const cancelTransfer = async () => {
+    try {
+      await withLoadState('saving', () => sharingApi.cancelTransfer(current.id));
+      showSuccess(t('sharing.transferWithdrawn'));
+      queryClient.invalidateQueries({ queryKey: sharesKey(current.id) });
+    } catch (e) {
+      showError(errorText(e));
+    }
+  };
+
   const unbind = () =>
     modal.confirm({
       title: t('sharing.unbindConfirmTitle'),
@@ -148,6 +158,23 @@ export function AuthorityPage() {
           </>
         }
       />
+      {shares.data?.transfer ? (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('sharing.transferPending', {
+            account: shares.data.transfer.account,
+            time: formatDateTime(shares.data.transfer.offeredAt),
+          })}
+          action={
+            <Button size="small" onClick={cancelTransfer} data-testid="transfer-withdraw">
+              {t('sharing.transferWithdraw')}
+            </Button>
+          }
+          style={{ marginBottom: 16 }}
+          data-testid="transfer-pending"
+        />
+      ) : null}
       {p && blocked ? (
         <Alert
           type="info"
@@ -193,7 +220,12 @@ export function AuthorityPage() {
                   >
                     {t(s.permission === 'rw' ? 'sharing.permissionRw' : 'sharing.permissionR')}
                   </Tag>
-                  {s.accepted ? null : <Tag color="orange">{t('sharing.pending')}</Tag>}
+                  {s.accepted ? null : (
+                    <Tag color="orange" data-testid={`share-pending-${s.accountId}`}>
+                      {t('sharing.pending')}
+                    </Tag>
+                  )}
+                  {s.via === 'invite' ? <Tag>{t('sharing.viaInvite')}</Tag> : null}
                 </Space>
               ),
             },
@@ -231,7 +263,9 @@ export function AuthorityPage() {
                     />
                   </Tooltip>
                   <DeleteButton
-                    confirm={t('sharing.deleteConfirm', { account: s.account })}
+                    confirm={t(s.accepted ? 'sharing.deleteConfirm' : 'sharing.withdrawConfirm', {
+                      account: s.account,
+                    })}
                     confirmTestId="share-delete-confirm"
                     blockedReason={tip}
                     testId={`share-delete-${s.accountId}`}

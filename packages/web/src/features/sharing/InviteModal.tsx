@@ -6,7 +6,6 @@ import {
   type InviteView,
   SHARE_HOURS_MAX,
   SHARE_HOURS_MIN,
-  SharePermission,
   ShareValidity,
 } from '@beacon/protocol';
 import { useQueryClient } from '@tanstack/react-query';
@@ -23,7 +22,6 @@ import { sharesKey, sharingApi, targetOf } from './api.ts';
 
 interface FormValues {
   target: string;
-  permission: SharePermission;
   validity: ShareValidity;
   hours: number | null;
   expiresInHours: number;
@@ -38,7 +36,7 @@ async function copy(text: string, done: string): Promise<void> {
   }
 }
 
-/** Creates an expiring, single-use invite code and shows it once, with its link. */
+/** Creates an expiring, single-use invite code (read-only, SPEC.md §6) and shows it once, with its link. */
 export function InviteModal({
   open,
   projectId,
@@ -61,7 +59,6 @@ export function InviteModal({
     form.resetFields();
     form.setFieldsValue({
       target: '',
-      permission: SharePermission.READ_ONLY,
       validity: ShareValidity.PERMANENT,
       hours: 24,
       expiresInHours: INVITE_TTL_HOURS_DEFAULT,
@@ -74,7 +71,6 @@ export function InviteModal({
       CreateInviteBody,
       {
         ...(v.target?.trim() ? targetOf(v.target) : {}),
-        permission: v.permission,
         validity: v.validity,
         hours: v.validity === ShareValidity.TIMED ? v.hours : null,
         expiresInHours: v.expiresInHours,
@@ -134,12 +130,7 @@ export function InviteModal({
           <Form.Item name="target" label={t('sharing.inviteTarget')} extra={t('sharing.inviteTargetHelp')}>
             <Input placeholder={t('sharing.targetPlaceholder')} data-testid="invite-target" maxLength={254} />
           </Form.Item>
-          <Form.Item name="permission" label={t('sharing.permission')}>
-            <Radio.Group>
-              <Radio value={SharePermission.READ_ONLY}>{t('sharing.permissionR')}</Radio>
-              <Radio value={SharePermission.READ_WRITE}>{t('sharing.permissionRw')}</Radio>
-            </Radio.Group>
-          </Form.Item>
+          <Alert type="info" showIcon title={t('sharing.inviteReadOnly')} style={{ marginBottom: 16 }} />
           <Form.Item name="validity" label={t('sharing.validity')}>
             <Radio.Group>
               <Radio value={ShareValidity.PERMANENT}>{t('sharing.permanent')}</Radio>

@@ -3,16 +3,17 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App as AntApp, type ButtonProps, Form, Input, Modal } from 'antd';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { EnterSubmits } from '../../forms/EnterSubmits.tsx';
 import { useFormSubmit } from '../../forms/useFormSubmit.ts';
 import { parseForm } from '../../forms/zodForm.ts';
-import { selectProject } from '../../session/currentProject.ts';
 import { showSuccess } from '../../state/feedback.ts';
 import { withLoadState } from '../../state/store.ts';
-import { sharingApi, targetOf } from './api.ts';
+import { sharesKey, sharingApi, targetOf } from './api.ts';
 
-/** Hands the project to another account, after a confirmation; the project then leaves this account's list. */
+/**
+ * Offers the project to another account, after a confirmation. The project stays this account's
+ * until the other account accepts (docs/decisions/0022); then it leaves this account's list.
+ */
 export function TransferModal({
   open,
   projectId,
@@ -28,7 +29,6 @@ export function TransferModal({
   const { modal } = AntApp.useApp();
   const [form] = Form.useForm<{ target: string }>();
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
   const { busy, run } = useFormSubmit(form);
 
   useEffect(() => {
@@ -37,13 +37,10 @@ export function TransferModal({
 
   const transfer = (body: TransferBody) =>
     run(async () => {
-      await withLoadState('saving', () => sharingApi.transfer(projectId, body));
-      showSuccess(t('sharing.transferred'));
-      selectProject(null);
-      queryClient.invalidateQueries({ queryKey: ['projects'] });
-      queryClient.removeQueries({ queryKey: ['project', projectId] });
+      const offered = await withLoadState('saving', () => sharingApi.transfer(projectId, body));
+      showSuccess(t('sharing.transferOffered', { account: offered.toAccount }));
+      queryClient.invalidateQueries({ queryKey: sharesKey(projectId) });
       onClose();
-      navigate('/overview/list');
     });
 
   const submit = () => {

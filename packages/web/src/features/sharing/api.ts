@@ -3,6 +3,8 @@ import type {
   CreateShareBody,
   InvitePreview,
   InviteView,
+  OfferKind,
+  OfferList,
   ProjectIdView,
   ShareList,
   ShareView,
@@ -12,7 +14,7 @@ import type {
 } from '@beacon/protocol';
 import { client } from '../../api/index.ts';
 
-/** /api/v1/projects/{id}/shares, /unbind, /invites, /transfer and /api/v1/invites/{code}. */
+/** /api/v1/projects/{id}/shares, /unbind, /invites, /transfer, /api/v1/invites/{code} and /api/v1/offers. */
 export const sharingApi = {
   shares: (projectId: number) => client.get<ShareList>(`/projects/${projectId}/shares`),
   createShare: (projectId: number, body: CreateShareBody) =>
@@ -26,11 +28,18 @@ export const sharingApi = {
     client.post<InviteView>(`/projects/${projectId}/invites`, body),
   transfer: (projectId: number, body: TransferBody) =>
     client.post<TransferView>(`/projects/${projectId}/transfer`, body),
+  cancelTransfer: (projectId: number) => client.del<ProjectIdView>(`/projects/${projectId}/transfer`),
+  offers: () => client.get<OfferList>('/offers'),
+  acceptOffer: (kind: OfferKind, projectId: number) =>
+    client.post<ProjectIdView>(`/offers/${kind}/${projectId}/accept`),
+  declineOffer: (kind: OfferKind, projectId: number) =>
+    client.post<ProjectIdView>(`/offers/${kind}/${projectId}/decline`),
   previewInvite: (code: string) => client.get<InvitePreview>(`/invites/${encodeURIComponent(code)}`),
   acceptInvite: (code: string) => client.post<ProjectIdView>(`/invites/${encodeURIComponent(code)}/accept`),
 };
 
 export const sharesKey = (projectId: number | undefined) => ['project', projectId, 'shares'] as const;
+export const offersKey = ['offers'] as const;
 
 /** "a@b.c" names an account, anything else a cloud id. */
 export function targetOf(text: string): { account: string } | { cloudId: string } {
