@@ -15,7 +15,8 @@ import { errorText, showError } from '../../state/feedback.ts';
 import { withLoadState } from '../../state/store.ts';
 import { useProjectTime } from '../projects/useProjectTime.ts';
 import { devicesApi, devicesKey } from './api.ts';
-import { CommandResult, commandStage } from './CommandResult.tsx';
+import { CommandResult } from './CommandResult.tsx';
+import { commandStage, countStages, shownResult } from './commandStage.ts';
 import { useActionConfirm } from './confirm.tsx';
 import {
   BULK_SPECS,
@@ -275,32 +276,14 @@ function BulkResultsModal({
   const summary = summarizeResults(run?.results ?? []);
   const commands = useFollowedCommands(projectId, run);
   // A reboot, reset or upgrade the device accepted is "accepted" until its final outcome arrives.
-  const shownOf = (r: ActionResultView) => {
-    const c = r.commandId ? commands?.get(r.commandId) : undefined;
-    if (c) return c;
-    if (commands && r.code === 0) {
-      return {
-        name: run!.spec.action,
-        state: 'success',
-        code: 0,
-        message: null,
-        final: { state: 'pending', code: null, message: null, at: null },
-      } as const;
-    }
-    return {
-      name: run?.spec.action ?? '',
-      state: r.code === 0 ? 'success' : 'failed',
-      code: r.code,
-      message: r.message,
-      final: null,
-    } as const;
-  };
-  const stages = (run?.results ?? []).map((r) => commandStage(shownOf(r)));
-  const follow = {
-    done: stages.filter((s) => s === 'done').length,
-    pending: stages.filter((s) => s === 'accepted' || s === 'sent').length,
-    failed: stages.filter((s) => s === 'failed').length,
-  };
+  const shownOf = (r: ActionResultView) =>
+    shownResult(
+      r,
+      run?.spec.action ?? '',
+      commands !== null,
+      r.commandId ? commands?.get(r.commandId) : undefined,
+    );
+  const follow = countStages((run?.results ?? []).map((r) => commandStage(shownOf(r))));
   return (
     <Modal
       open={run !== null}

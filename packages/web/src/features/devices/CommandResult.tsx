@@ -1,24 +1,13 @@
-import type { CommandView } from '@beacon/protocol';
 import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
-
-type Shown = Pick<CommandView, 'name' | 'state' | 'code' | 'message' | 'final'>;
-
-/** Which stage a command is at for the user: its reply, then (for reboot, reset, upgrade) its final outcome. */
-export function commandStage(c: Shown): 'sent' | 'failed' | 'success' | 'accepted' | 'done' {
-  if (c.state === 'sent') return 'sent';
-  if (c.state !== 'success') return 'failed';
-  if (!c.final) return 'success';
-  if (c.final.state === 'pending') return 'accepted';
-  return c.final.state === 'done' ? 'done' : 'failed';
-}
+import { commandStage, type ShownCommand } from './commandStage.ts';
 
 /**
  * A command's result as a tag: "Accepted" while a reboot, reset or upgrade is still being carried
  * out, then its final outcome (back online, upgraded, or the failure) — never "Success" for a
  * device that has only said it will do it.
  */
-export function CommandResult({ command: c }: { command: Shown }) {
+export function CommandResult({ command: c }: { command: ShownCommand }) {
   const { t } = useTranslation();
   const stage = commandStage(c);
   const failure = c.final && c.final.state !== 'pending' && c.final.state !== 'done' ? c.final : c;
