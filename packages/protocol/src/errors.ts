@@ -26,7 +26,7 @@ export const ERROR_CATALOGUE = {
   9: e('Token missing, please log in', 401),
   10: e('Your session has expired, please log in again', 401),
   11: e('Verification error', 400),
-  12: e('Verification error', 400),
+  12: e('Wrong or expired verification code', 400),
   13: e('User already exists', 409),
   14: e('The company name can be changed only once per year', 409),
   15: e('The company location can be changed only once per year', 409),
@@ -121,6 +121,7 @@ export const ERROR_CATALOGUE = {
   3002: e('Disk formatting', 409),
   // Ours (>= 5000): messages SPEC.md §8 gives without a number.
   5001: e('Incorrect account or password', 401),
+  // 5002 and 5036 are no longer answered: a wrong or expired code answers 12 (SPEC.md §8).
   5002: e('Wrong verification code', 400),
   5003: e('Your account has logged in elsewhere', 401),
   5004: e('The project count limit has been reached', 409),
@@ -194,6 +195,8 @@ export const Codes = {
   TOKEN_MISSING: 9,
   TOKEN_OLD: 10,
   VERIFICATION: 11,
+  /** A well-formed code that is wrong, used or expired (11 is a malformed one). */
+  VERIFICATION_CODE: 12,
   USER_EXISTS: 13,
   ALTER_NAME: 14,
   ALTER_ADDRESS: 15,
@@ -233,7 +236,6 @@ export const Codes = {
   TRANSFER_SAME_MANAGER: 2102,
   TRANSFER_NOT_MANAGER: 2103,
   BAD_CREDENTIALS: 5001,
-  WRONG_CODE: 5002,
   LOGIN_ELSEWHERE: 5003,
   PROJECT_LIMIT: 5004,
   DEVICE_BOUND: 5005,
@@ -253,7 +255,6 @@ export const Codes = {
   NOT_FOUND: 5033,
   RATE_LIMITED: 5034,
   BAD_ORIGIN: 5035,
-  CODE_EXPIRED: 5036,
   SCENARIO_LIMIT: 5037,
   NAME_TAKEN: 5038,
   INCONSISTENT_PASSWORDS: 5039,

@@ -24,7 +24,7 @@ import { healthCheck } from './http/health.ts';
 import { registerOriginCheck } from './http/origin.ts';
 import { recordRoutes } from './http/route-registry.ts';
 import type { App } from './http/types.ts';
-import { validatorCompiler } from './http/validation.ts';
+import { registerNulGuard, validatorCompiler } from './http/validation.ts';
 import { firmwareDownloadRoutes, maintenanceRoutes } from './maintenance/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
 import { sharingRoutes } from './sharing/routes.ts';
@@ -62,6 +62,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  registerNulGuard(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -123,6 +123,23 @@ describe('sign-up', () => {
     expect(again.body.code).toBe(13);
   });
 
+  it("holds the nickname to the profile's rule (1 to 32 characters, no spaces or emoticons)", async () => {
+    const email = newEmail('nick');
+    const code = await requestCode(email);
+    const body = (nick: string) => ({ email, password: 'secret-1', confirmPassword: 'secret-1', code, nick });
+    for (const nick of ['two words', 'x'.repeat(33), 'party😀', '']) {
+      const res = await server.client().post('/auth/signup', body(nick));
+      expect({ nick, code: res.body.code }).toEqual({ nick, code: 16 });
+    }
+    const res = await server.client().post<{ account: { nick: string } }>('/auth/signup', body('Zoë_admin'));
+    expect(res.body.data.account.nick).toBe('Zoë_admin');
+    // The profile takes the same nicknames and refuses the same.
+    const client = server.client();
+    await client.post('/auth/login', { account: email, password: 'secret-1' });
+    expect((await client.patch('/account', { nick: 'two words' })).body.code).toBe(16);
+    expect((await client.patch('/account', { nick: 'x'.repeat(32) })).body.code).toBe(0);
+  });
+
   it('gives every account its own cloud id', async () => {
     const ids = new Set<string>();
     for (let i = 0; i < 3; i++) {
@@ -165,18 +182,18 @@ describe('sign-up', () => {
     expect(res.body.code).toBe(11);
   });
 
-  it('refuses a wrong code with 5002', async () => {
+  it('refuses a wrong code with 12 (SPEC.md §8 verification)', async () => {
     const email = newEmail('wrong');
     const code = await requestCode(email);
     const res = await signUp(server.client(), email, wrongCodeFor(code));
     expect(res.status).toBe(400);
-    expect(res.body.code).toBe(5002);
+    expect(res.body.code).toBe(12);
     expect(res.body.message).toBe('Wrong verification code');
   });
 
-  it('refuses a code that was never sent with 5002', async () => {
+  it('refuses a code that was never sent with 12', async () => {
     const res = await signUp(server.client(), newEmail('nocode'), '123456');
-    expect(res.body.code).toBe(5002);
+    expect(res.body.code).toBe(12);
   });
 
   it('accepts only the latest code', async () => {
@@ -186,19 +203,20 @@ describe('sign-up', () => {
     const second = await requestCode(email);
     if (first !== second) {
       const res = await signUp(server.client(), email, first);
-      expect(res.body.code).toBe(5002);
+      expect(res.body.code).toBe(12);
     }
     const res = await signUp(server.client(), email, second);
     expect(res.body.code).toBe(0);
   });
 
-  it('refuses an expired code with 5036 (codes live 10 minutes)', async () => {
+  it('refuses an expired code with 12 (codes live 10 minutes)', async () => {
     const email = newEmail('expired');
     const code = await requestCode(email);
     server.clock.advance(10 * MINUTE + 1000);
     const res = await signUp(server.client(), email, code);
     expect(res.status).toBe(400);
-    expect(res.body.code).toBe(5036);
+    expect(res.body.code).toBe(12);
+    expect(res.body.message).toBe('The verification code has expired');
   });
 
   it('accepts a code just before it expires', async () => {
@@ -285,7 +303,7 @@ describe('verification lockout', () => {
     const code = await requestCode(email);
     const wrong = wrongCodeFor(code);
     for (let i = 0; i < 4; i++) {
-      expect((await signUp(server.client(), email, wrong)).body.code, `attempt ${i + 1}`).toBe(5002);
+      expect((await signUp(server.client(), email, wrong)).body.code, `attempt ${i + 1}`).toBe(12);
     }
     const fifth = await signUp(server.client(), email, wrong);
     expect(fifth.status).toBe(429);
@@ -309,7 +327,7 @@ describe('verification lockout', () => {
     const wrong = wrongCodeFor(code);
     for (let i = 0; i < 4; i++) await signUp(server.client(), email, wrong);
     server.clock.advance(5 * MINUTE + 1000);
-    expect((await signUp(server.client(), email, wrong)).body.code).toBe(5002);
+    expect((await signUp(server.client(), email, wrong)).body.code).toBe(12);
     const fresh = await requestCode(email);
     expect((await signUp(server.client(), email, fresh)).body.code).toBe(0);
   });
@@ -371,10 +389,13 @@ describe('login', () => {
     expect(res.body.code).toBe(5001);
   });
 
-  it('answers 16 for an empty account or password', async () => {
-    const res = await server.client().post('/auth/login', { account: '', password: 'x' });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe(16);
+  it('answers 4 for an empty account (as sign-up does) and 16 for an empty password', async () => {
+    for (const account of ['', '   ']) {
+      const res = await server.client().post('/auth/login', { account, password: 'x' });
+      expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 4 });
+    }
+    const res = await server.client().post('/auth/login', { account: 'a@example.com', password: '' });
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 400, code: 16 });
   });
 
   it('locks after 5 wrong passwords within 5 minutes (80) for 30 minutes', async () => {
@@ -517,7 +538,7 @@ describe('password reset', () => {
       password: 'new-secret-1',
       confirmPassword: 'new-secret-1',
     });
-    expect(reset.body.code).toBe(5002);
+    expect(reset.body.code).toBe(12);
   });
 
   it('sends nothing to the system demo owner', async () => {
@@ -542,12 +563,12 @@ describe('password reset', () => {
     expect((await server.client().post('/auth/reset', body('12a456'))).body.code).toBe(11);
     const wrong = wrongCodeFor(code);
     for (let i = 0; i < 4; i++) {
-      expect((await server.client().post('/auth/reset', body(wrong))).body.code).toBe(5002);
+      expect((await server.client().post('/auth/reset', body(wrong))).body.code).toBe(12);
     }
     expect((await server.client().post('/auth/reset', body(wrong))).body.code).toBe(75);
     expect((await server.client().post('/auth/reset', body(code))).body.code).toBe(75);
     server.clock.advance(30 * MINUTE + 1000);
-    expect((await server.client().post('/auth/reset', body(code))).body.code).toBe(5036);
+    expect((await server.client().post('/auth/reset', body(code))).body.code).toBe(12);
     const fresh = await requestCode(email, 'reset');
     expect((await server.client().post('/auth/reset', body(fresh))).body.code).toBe(0);
   });
@@ -562,7 +583,7 @@ describe('password reset', () => {
       password: 'new-secret-1',
       confirmPassword: 'new-secret-1',
     });
-    expect(res.body.code).toBe(5002);
+    expect(res.body.code).toBe(12);
   });
 
   it('lifts the login lockout', async () => {

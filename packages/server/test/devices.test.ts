@@ -153,7 +153,7 @@ describe('adding a device by serial number', () => {
         .where(and(eq(auditLog.entityId, sn), eq(auditLog.action, 'unbind')));
       expect(audits).toHaveLength(1);
       expect(audits[0]).toMatchObject({ projectId, accountId: null, accountName: 'system' });
-      expect((await owner.client.get(`/projects/${projectId}/devices/${sn}`)).status).toBe(404);
+      expect((await owner.client.get(`/projects/${projectId}/devices/${sn}`)).status).toBe(410);
       // Back in the pool: it can be added where it fits (it has connected, no model needed).
       const mesh = await insertProject(server, owner.id, 1);
       expect((await owner.client.post(`/projects/${mesh}/devices`, { sn })).body.code).toBe(0);
@@ -449,7 +449,55 @@ describe('the device list', () => {
     expect(
       (await owner.client.patch(`/projects/${projectId}/devices/NOTINTHISPROJECT01`, { name: 'x' })).body
         .code,
-    ).toBe(5033);
+    ).toBe(410);
+  });
+});
+
+describe('names and remarks (SPEC.md §5: 1 to 32 printable ASCII, not empty)', () => {
+  it('refuses other scripts, control characters and more than 32 characters, when adding and renaming', async () => {
+    const projectId = await insertProject(server, owner.id);
+    const sn = testSn('N');
+    await insertSeen(server, sn, { ...ap, projectId, boundAt: new Date() });
+    const path = `/projects/${projectId}/devices/${sn}`;
+    for (const bad of ['Café', '会议室', 'tab\there', 'x'.repeat(33)]) {
+      expect((await owner.client.patch(path, { name: bad })).body.code, bad).toBe(16);
+      expect((await owner.client.patch(path, { remark: bad })).body.code, bad).toBe(16);
+    }
+    const free = testSn('F');
+    await insertSeen(server, free, ap);
+    const add = await owner.client.post(`/projects/${projectId}/devices`, {
+      sn: free,
+      name: 'Salle à manger',
+    });
+    expect(add.body.code).toBe(16);
+    const ok = await owner.client.patch<DeviceView>(path, { name: 'x'.repeat(32), remark: 'Rack #2 (top)' });
+    expect(ok.body.data).toMatchObject({ name: 'x'.repeat(32), remark: 'Rack #2 (top)' });
+  });
+});
+
+describe('a device no longer in the project', () => {
+  it('answers 410 (device deleted) on every route that names it by serial', async () => {
+    const projectId = await insertProject(server, owner.id);
+    const sn = testSn('G');
+    await insertSeen(server, sn, { ...ap, projectId, boundAt: new Date() });
+    expect((await owner.client.delete(`/projects/${projectId}/devices/${sn}`)).body.code).toBe(0);
+    const base = `/projects/${projectId}/devices/${sn}`;
+    const calls: [string, string, unknown?][] = [
+      ['GET', base],
+      ['PATCH', base, { name: 'Gone' }],
+      ['DELETE', base],
+      ['GET', `${base}/commands`],
+      ['GET', `${base}/maintenance`],
+      ['POST', `${base}/actions/reboot`, {}],
+    ];
+    for (const [method, path, body] of calls) {
+      const res = await owner.client.request(method, path, body);
+      expect({ call: `${method} ${path}`, status: res.status, code: res.body.code }).toEqual({
+        call: `${method} ${path}`,
+        status: 410,
+        code: 410,
+      });
+    }
   });
 });
 
@@ -480,7 +528,8 @@ describe('removing a device', () => {
     const next = await insertProject(server, owner.id);
     expect((await owner.client.post(`/projects/${next}/devices`, { sn: kept })).body.code).toBe(0);
     const missing = await owner.client.delete(`/projects/${projectId}/devices/${kept}`);
-    expect(missing.body.code).toBe(5033);
+    // SPEC.md §8: a device no longer in the project answers 410 (device deleted).
+    expect({ status: missing.status, code: missing.body.code }).toEqual({ status: 410, code: 410 });
     expect((await owner.client.delete(`/projects/${projectId}/devices/${kept}?mode=burn`)).body.code).toBe(
       16,
     );

@@ -325,7 +325,7 @@ describe('who and what may be configured', () => {
       params: { seconds: 10 },
     });
     expect(bulk.status).toBe(200);
-    expect(bulk.body.data.results.map((r) => r.code)).toEqual([0, 36, 5033]);
+    expect(bulk.body.data.results.map((r) => r.code)).toEqual([0, 36, 410]);
     expect(bulk.body.data).toMatchObject({ succeeded: 1, failed: 2 });
     const rows = await server.database.db
       .select()

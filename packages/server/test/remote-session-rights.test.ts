@@ -141,7 +141,7 @@ describe('the remote address checks the rights on every request', () => {
     expect((await reach(url, owner)).status).toBe(404);
   });
 
-  it('a device that left the project by any other way is refused with 5033 and its session closed; it does not block the new project', async () => {
+  it('a device that left the project by any other way is refused with 410 and its session closed; it does not block the new project', async () => {
     const ap = await device();
     const url = await open(ap.sn, owner.client);
     // Moved without going through the device routes (as a share's unbind or a transfer would).
@@ -150,7 +150,7 @@ describe('the remote address checks the rights on every request', () => {
     const otherMember = await member('rw', otherProject);
     await server.database.db.update(devices).set({ projectId: otherProject }).where(eq(devices.sn, ap.sn));
 
-    expect(await reach(url, owner)).toEqual({ status: 404, code: 5033 });
+    expect(await reach(url, owner)).toEqual({ status: 410, code: 410 });
     expect(await sessionClosed(url)).toBe(true);
 
     // Reopen the old session row by hand: the new project's member is still not kept out by it.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { validateAccountPassword, validateEmail } from '../validators/account.ts';
+import { validateAccountPassword, validateEmail, validateNickname } from '../validators/account.ts';
 import { validateName } from '../validators/names.ts';
 import { checked } from '../validators/zod.ts';
 import { PASSWORD_INPUT_MAX } from './auth.ts';
@@ -10,7 +10,7 @@ import { PASSWORD_INPUT_MAX } from './auth.ts';
  */
 export const UpdateProfileBody = z
   .object({
-    nick: checked(z.string().trim(), (v) => validateName(v, 'Nickname', 32)).optional(),
+    nick: checked(z.string().trim(), validateNickname).optional(),
     email: checked(z.string().trim().toLowerCase(), validateEmail).optional(),
     currentPassword: z
       .string()

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { AccessType, AccountRole } from '../enums/account.ts';
 import { MENU_FLAGS } from '../enums/menu.ts';
-import { validateAccountPassword, validateEmail, validateEmailCode } from '../validators/account.ts';
+import {
+  validateAccountPassword,
+  validateEmail,
+  validateEmailCode,
+  validateLoginAccount,
+  validateNickname,
+} from '../validators/account.ts';
 import { checked } from '../validators/zod.ts';
 
 const email = checked(z.string().trim().toLowerCase(), validateEmail);
@@ -28,13 +34,14 @@ export const SignUpBody = z.object({
   password,
   confirmPassword: z.string(),
   code: emailCode,
-  nick: z.string().trim().max(32).optional(),
+  /** The profile's rule (validateNickname); without it the nickname is taken from the email. */
+  nick: checked(z.string().trim(), validateNickname).optional(),
 });
 export type SignUpBody = z.infer<typeof SignUpBody>;
 
 /** POST /api/v1/auth/login */
 export const LoginBody = z.object({
-  account: z.string().trim().toLowerCase().min(1, 'Account cannot be empty'),
+  account: checked(z.string().trim().toLowerCase(), validateLoginAccount),
   password: z.string().min(1, 'Password cannot be empty').max(PASSWORD_INPUT_MAX, 'The password is too long'),
   /** Keep the session beyond the browser session (cookie Max-Age). */
   remember: z.boolean().optional(),

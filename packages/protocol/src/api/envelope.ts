@@ -20,7 +20,10 @@ export const Paged = <T extends z.ZodType>(item: T) =>
     pageSize: z.number().int(),
   });
 
+/** Far beyond any list; keeps the row offset (page × size) inside PostgreSQL's bigint. */
+export const PAGE_MAX = 1_000_000;
+
 export const PageQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(PAGE_MAX).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(20),
 });

@@ -4,6 +4,7 @@ import { LIMITS } from '../enums/limits.ts';
 import { validateDevicePassword, validateRebootDays } from '../validators/device.ts';
 import { checked } from '../validators/zod.ts';
 import { CommandView, SerialNumber } from './devices.ts';
+import { Id } from './ids.ts';
 
 /**
  * Device maintenance (SPEC.md §1 "Device maintenance", §4 rules, §9 durations):
@@ -37,6 +38,9 @@ export const MAINTENANCE_ACTIONS = Object.values(MaintenanceAction) as [
   MaintenanceAction,
   ...MaintenanceAction[],
 ];
+
+/** More ports than any switch has (the largest model has 28): a PoE port number is at most this. */
+export const SWITCH_PORT_MAX = 64;
 
 /** "HH:MM", 24-hour, in the project's time zone. */
 export const TimeOfDay = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Enter a time as HH:MM');
@@ -72,7 +76,7 @@ export const ACTION_PARAMS = {
    */
   upgrade: z
     .object({
-      firmwareId: z.int().positive().optional(),
+      firmwareId: Id.optional(),
       version: z.string().trim().min(1).max(32).optional(),
     })
     .refine((v) => v.firmwareId !== undefined || v.version !== undefined, {
@@ -95,7 +99,12 @@ export const ACTION_PARAMS = {
     downKbps: z.int().min(0).max(10_000_000),
   }),
   led: z.object({ on: z.boolean() }),
-  'poe-reboot': z.object({ ports: z.array(z.int().min(1)).min(1, 'Choose at least one port') }),
+  'poe-reboot': z.object({
+    ports: z
+      .array(z.int().min(1).max(SWITCH_PORT_MAX))
+      .min(1, 'Choose at least one port')
+      .max(SWITCH_PORT_MAX),
+  }),
   'local-management': z.object({ enabled: z.boolean() }),
   'remote-management': z.object({
     enabled: z.boolean(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SharePermission, ShareValidity } from '../enums/tools.ts';
+import { IdParam } from './ids.ts';
 
 /**
  * Sharing a project (SPEC.md §3 Share record, §4 sharing states, §6 sharing levels and limits):
@@ -233,9 +234,5 @@ export type OfferList = z.infer<typeof OfferList>;
 
 export const OfferParams = z.object({
   kind: OfferKind,
-  projectId: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 53 - 1),
+  projectId: IdParam,
 });

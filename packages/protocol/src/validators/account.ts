@@ -1,4 +1,5 @@
 import { Codes } from '../errors.ts';
+import { validateName } from './names.ts';
 import { type Check, invalid } from './result.ts';
 
 export const ACCOUNT_PASSWORD_MIN = 6;
@@ -29,6 +30,16 @@ export function validateEmailCode(value: string): Check {
 /** SPEC.md §5: SMS code is 4 digits. */
 export function validateSmsCode(value: string): Check {
   return /^\d{4}$/.test(value) ? null : invalid(Codes.VERIFICATION, 'The SMS code must be 4 digits');
+}
+
+/** A nickname, at sign-up and on the profile alike: the names rule, up to 32 characters. */
+export const validateNickname = (value: string): Check => validateName(value, 'Nickname', 32);
+
+/** The login account: empty answers 4 (SPEC.md §8 "account empty"), as sign-up's email does. */
+export function validateLoginAccount(value: string): Check {
+  if (value.length === 0) return invalid(Codes.ACCOUNT_EMPTY, 'Account cannot be empty');
+  if (value.length > 254) return invalid(Codes.FORM_DATA, 'The account is too long');
+  return null;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;

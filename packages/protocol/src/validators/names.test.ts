@@ -73,12 +73,16 @@ describe('device name and remark', () => {
     ['   ', 16],
     ['x', null],
     ['Lobby AP 1', null],
-    ['x'.repeat(64), null],
-    ['x'.repeat(65), 16],
+    ['x'.repeat(32), null],
+    ['x'.repeat(33), 16],
+    ['Café', 16],
+    ['会议室', 16],
+    ['tab\there', 16],
   ])('device name %j → %s', (value, expected) => expect(code(validateDeviceName(value))).toBe(expected));
   it('remark cannot be empty', () => {
     expect(validateRemark('')?.message).toBe('Remark cannot be empty');
     expect(validateRemark('ok')).toBeNull();
+    expect(validateRemark('Étage 2')?.message).toBe('Remark must contain printable ASCII characters only');
   });
 });
 

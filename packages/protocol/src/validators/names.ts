@@ -36,11 +36,15 @@ export function validateAsciiName(value: string, label = 'Name', max = 32): Chec
   return null;
 }
 
-/** SPEC.md §5: device name and remarks cannot be empty (blank counts as empty). */
-export function validateDeviceName(value: string, label = 'Device name', max = 64): Check {
+export const DEVICE_NAME_MAX = 32;
+
+/**
+ * SPEC.md §5: device names and remarks follow the names rule in its second reading, 1 to 32
+ * printable ASCII characters (space included), and cannot be empty (blank counts as empty).
+ */
+export function validateDeviceName(value: string, label = 'Device name'): Check {
   if (value.trim().length === 0) return invalid(Codes.FORM_DATA, requiredMessage(label));
-  if (charLength(value) > max) return invalid(Codes.FORM_DATA, lengthMessage(label, 1, max));
-  return null;
+  return validateAsciiName(value, label, DEVICE_NAME_MAX);
 }
 export const validateRemark = (value: string): Check => validateDeviceName(value, 'Remark');
 

@@ -6,6 +6,8 @@ import {
   AppError,
   ChangePasswordBody,
   Codes,
+  ID_MAX,
+  IdParam,
   ok as okSchema,
   ScenarioBody,
   ScenarioView,
@@ -25,7 +27,7 @@ import { webOnly } from './web-only.ts';
 
 const tags = ['account'];
 const Done = okSchema(z.null());
-const IdParams = z.object({ id: z.coerce.number().int().positive() });
+const IdParams = z.object({ id: IdParam });
 
 function context(request: FastifyRequest): CallContext {
   return { requestId: request.id, ip: request.ip, userAgent: request.headers['user-agent'] };
@@ -94,7 +96,7 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
         tags,
         summary: 'An account avatar image (any signed-in account may read it)',
         params: IdParams,
-        querystring: z.object({ v: z.coerce.number().int().optional() }),
+        querystring: z.object({ v: z.coerce.number().int().min(0).max(ID_MAX).optional() }),
         produces: ['image/png', 'image/jpeg', 'image/gif', 'image/bmp'],
       },
     },

@@ -47,6 +47,9 @@ function hashCode(email: string, purpose: string, code: string): string {
   return createHash('sha256').update(`${purpose}:${email}:${code}`).digest('hex');
 }
 
+const wrongCode = (): AppError =>
+  new AppError(Codes.VERIFICATION_CODE, 'Wrong verification code', { code: 'Wrong verification code' });
+
 function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -113,22 +116,28 @@ export function createAuthService(deps: Deps) {
 
   /**
    * Checks an email code: refused while the email's verification is locked (75); it must be the
-   * latest unused code of that email and purpose (5002) and not expired (5036). A wrong code counts
-   * towards the lock; the 5th failure within 5 minutes answers 75. Returns the code's id.
+   * latest unused code of that email and purpose and not expired, else 12 (SPEC.md §8; a malformed
+   * code is refused with 11 by the validator). A wrong code counts towards the lock; the 5th failure
+   * within 5 minutes answers 75. Returns the code's id.
    */
   async function checkCode(email: string, purpose: CodePurpose, code: string, now: Date): Promise<number> {
     await assertNotLocked('code', email, now);
     const latest = await repo.latestUnusedCode(db, email, purpose);
     if (!latest || !sameHash(latest.codeHash, hashCode(email, purpose, code))) {
       const locked = await recordFailure('code', email, now);
-      throw new AppError(locked ? Codes.VERIFY_LIMIT : Codes.WRONG_CODE);
+      if (locked) throw new AppError(Codes.VERIFY_LIMIT);
+      throw wrongCode();
     }
-    if (latest.expiresAt.getTime() <= now.getTime()) throw new AppError(Codes.CODE_EXPIRED);
+    if (latest.expiresAt.getTime() <= now.getTime()) {
+      throw new AppError(Codes.VERIFICATION_CODE, 'The verification code has expired', {
+        code: 'The verification code has expired',
+      });
+    }
     return latest.id;
   }
 
   async function useCode(tx: DbOrTx, codeId: number, email: string, now: Date): Promise<void> {
-    if (!(await repo.markCodeUsed(tx, codeId, now))) throw new AppError(Codes.WRONG_CODE);
+    if (!(await repo.markCodeUsed(tx, codeId, now))) throw wrongCode();
     await clearFailures(tx, 'code', email);
   }
 
@@ -267,7 +276,7 @@ export function createAuthService(deps: Deps) {
       assertConfirmation(body.password, body.confirmPassword);
       const codeId = await checkCode(email, 'reset', body.code, now);
       const account = await repo.findAccountByEmail(db, email);
-      if (!account || account.isSystem) throw new AppError(Codes.WRONG_CODE);
+      if (!account || account.isSystem) throw wrongCode();
       const passwordHash = await hashPassword(body.password);
       await db.transaction(async (tx) => {
         await useCode(tx, codeId, email, now);

@@ -11,6 +11,7 @@ import {
   ImportResultView,
   Paged,
   PageQuery,
+  ProjectParams,
   RemoveDeviceQuery,
   RemovedDeviceView,
   UpdateDeviceBody,
@@ -25,7 +26,6 @@ import { uploadedBytes } from '../http/upload.ts';
 import * as service from './service.ts';
 import { importTemplate, parseImportFile } from './spreadsheet.ts';
 
-const ProjectParams = z.object({ id: z.coerce.number().int().positive() });
 const DeviceParams = ProjectParams.extend({ sn: z.string().min(1).max(64) });
 const tags = ['devices'];
 /** 500 rows of four short columns fit easily; a bigger upload is refused before it is unpacked. */

@@ -225,9 +225,9 @@ export async function listDevices(
   return { items: rows.map(toDeviceView), total, page: query.page, pageSize: query.pageSize };
 }
 
-async function deviceOr404(db: DbOrTx, projectId: number, sn: string, lock = false): Promise<DeviceRow> {
+async function deviceOr410(db: DbOrTx, projectId: number, sn: string, lock = false): Promise<DeviceRow> {
   const row = await repo.findProjectDevice(db, projectId, normaliseSn(sn), lock);
-  if (!row) throw new AppError(Codes.NOT_FOUND, 'The device is not in this project');
+  if (!row) throw new AppError(Codes.DEVICE_DELETED, 'The device is not in this project');
   return row;
 }
 
@@ -239,7 +239,7 @@ export async function getDevice(
 ): Promise<DeviceDetailView> {
   const { db } = deps.database;
   await loadProjectAccess(db, caller, projectId, { now: deps.now() });
-  return toDeviceDetailView(await deviceOr404(db, projectId, sn));
+  return toDeviceDetailView(await deviceOr410(db, projectId, sn));
 }
 
 export async function addDevice(
@@ -364,7 +364,7 @@ export async function updateDevice(
   const now = deps.now();
   const row = await deps.database.db.transaction(async (tx) => {
     requireWritable(await loadProjectAccess(tx, caller, projectId, { now, lock: 'share' }));
-    const current = await deviceOr404(tx, projectId, sn, true);
+    const current = await deviceOr410(tx, projectId, sn, true);
     const patch: Partial<DeviceRow> = {};
     if (body.name !== undefined && body.name.trim() !== current.name) patch.name = body.name.trim();
     if (body.remark !== undefined && body.remark.trim() !== current.remark) patch.remark = body.remark.trim();
@@ -404,7 +404,7 @@ export async function removeDevice(
   const now = deps.now();
   return deps.database.db.transaction(async (tx) => {
     requireWritable(await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' }));
-    const current = await deviceOr404(tx, projectId, sn, true);
+    const current = await deviceOr410(tx, projectId, sn, true);
     if (query.mode === 'delete') {
       await repo.deleteDevice(tx, current.sn, now);
     } else {
@@ -439,7 +439,7 @@ export async function listDeviceCommands(
 ): Promise<Paged<CommandView>> {
   const { db } = deps.database;
   await loadProjectAccess(db, caller, projectId, { now: deps.now() });
-  const device = await deviceOr404(db, projectId, sn);
+  const device = await deviceOr410(db, projectId, sn);
   const { rows, total } = await repo.deviceCommandsOf(db, device.sn, query.page, query.pageSize);
   return { items: rows.map(toCommandView), total, page: query.page, pageSize: query.pageSize };
 }

@@ -1,3 +1,4 @@
+import { AppError, Codes, hasNul, NUL_MESSAGE } from '@beacon/protocol';
 import type { MultipartFile } from '@fastify/multipart';
 
 /**
@@ -10,6 +11,8 @@ import type { MultipartFile } from '@fastify/multipart';
  * How the network splits the request body decides it (account.test.ts forces that split).
  */
 export async function uploadedBytes(file: MultipartFile): Promise<Buffer> {
+  // The file name is a string of the request like any other (validation.ts): no NUL.
+  if (hasNul(file.filename)) throw new AppError(Codes.FORM_DATA, NUL_MESSAGE, { file: NUL_MESSAGE });
   const bytes = await file.toBuffer();
   if (file.file.truncated) {
     throw Object.assign(new Error('request file too large'), {

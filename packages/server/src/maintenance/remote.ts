@@ -33,8 +33,8 @@ export async function remoteSessionLapse(
     .select({ sn: devices.sn })
     .from(devices)
     .where(and(eq(devices.sn, session.sn), eq(devices.projectId, session.projectId)));
-  // The code the device routes answer for a device that is not in the project.
-  if (!device) return new AppError(Codes.NOT_FOUND, 'The device is not in this project');
+  // The code the device routes answer for a device that is not in the project (410, SPEC.md §8).
+  if (!device) return new AppError(Codes.DEVICE_DELETED, 'The device is not in this project');
   return null;
 }
 

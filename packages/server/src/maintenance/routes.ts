@@ -7,9 +7,11 @@ import {
   Codes,
   ok as envelope,
   FirmwareView,
+  IdParam,
   LIMITS,
   MAINTENANCE_ACTIONS,
   MaintenanceView,
+  ProjectParams,
 } from '@beacon/protocol';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
@@ -27,7 +29,6 @@ import { closeRemoteSession, remoteSessionLapse } from './remote.ts';
 import { type Caller, maintenanceView, runAction } from './service.ts';
 
 const tags = ['maintenance'];
-const ProjectParams = z.object({ id: z.coerce.number().int().positive() });
 const Sn = z.string().trim().min(1).max(32);
 const Action = z.enum(MAINTENANCE_ACTIONS);
 
@@ -247,7 +248,7 @@ export async function firmwareDownloadRoutes(app: App, deps: Deps): Promise<void
     {
       schema: {
         hide: true,
-        params: z.object({ fid: z.coerce.number().int().positive() }),
+        params: z.object({ fid: IdParam }),
         querystring: z.object({ sn: Sn, exp: z.coerce.number().int(), sig: z.string().max(128) }),
       },
     },

@@ -142,7 +142,7 @@ export async function runAction(
   for (const sn of unique) {
     const device = rows.get(sn);
     if (!device) {
-      refuse(sn, Codes.NOT_FOUND, 'The device is not in this project');
+      refuse(sn, Codes.DEVICE_DELETED, 'The device is not in this project');
       continue;
     }
     const code = refusal(
@@ -288,7 +288,7 @@ async function copySource(
     .select()
     .from(devices)
     .where(and(eq(devices.projectId, projectId), eq(devices.sn, sourceSn)));
-  if (!source) throw new AppError(Codes.NOT_FOUND, 'The source device is not in this project');
+  if (!source) throw new AppError(Codes.DEVICE_DELETED, 'The source device is not in this project');
   if (source.desiredRevision > 0 && source.desiredConfig) {
     return { source, document: source.desiredConfig as DeviceConfigInput };
   }
@@ -633,7 +633,7 @@ export async function maintenanceView(
     .select()
     .from(devices)
     .where(and(eq(devices.projectId, projectId), eq(devices.sn, sn.toUpperCase())));
-  if (!device) throw new AppError(Codes.NOT_FOUND, 'The device is not in this project');
+  if (!device) throw new AppError(Codes.DEVICE_DELETED, 'The device is not in this project');
   const info = modelInfo(device.model);
   const current = device.firmware;
   const available = info

@@ -5,6 +5,7 @@ import {
   Paged,
   PageQuery,
   ProjectListQuery,
+  ProjectParams,
   ProjectView,
   UpdateProjectBody,
 } from '@beacon/protocol';
@@ -16,7 +17,6 @@ import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
 import * as service from './service.ts';
 
-const ProjectParams = z.object({ id: z.coerce.number().int().positive() });
 const tags = ['projects'];
 
 function caller(request: FastifyRequest) {

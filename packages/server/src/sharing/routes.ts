@@ -2,12 +2,14 @@ import {
   CreateInviteBody,
   CreateShareBody,
   ok as envelope,
+  IdParam,
   InviteCodeParams,
   InvitePreview,
   InviteView,
   OfferList,
   OfferParams,
   ProjectIdView,
+  ProjectParams,
   ShareList,
   ShareView,
   TransferBody,
@@ -23,8 +25,7 @@ import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
 import * as service from './service.ts';
 
-const ProjectParams = z.object({ id: z.coerce.number().int().positive() });
-const ShareParams = ProjectParams.extend({ accountId: z.coerce.number().int().positive() });
+const ShareParams = ProjectParams.extend({ accountId: IdParam });
 const tags = ['sharing'];
 
 function caller(request: FastifyRequest) {

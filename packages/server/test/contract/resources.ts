@@ -14,12 +14,24 @@ import {
 import type { TestServer } from '../helpers/harness.ts';
 
 /**
- * The permission contract (DESIGN.md "Tests", after NetBox's generic API tests): every route under
- * /api/v1/projects/:id is declared here once, with how to call it and whether it reads or writes.
- * permissions.test.ts runs each route for every actor (owner, members, invitees, stranger, demo
- * project, no session) and fails when the app has a project-scoped route that no entry covers.
+ * The contract suites (DESIGN.md "Tests", after NetBox's generic API tests). Every route under
+ * /api/v1/projects/:id is declared here once, with how to call it validly and whether it reads or
+ * writes; two suites run from that one entry:
  *
- * Adding a resource: append one ContractResource to CONTRACT_RESOURCES.
+ * - permissions.test.ts runs each route for every actor (owner, members, invitees, stranger, demo
+ *   project, no session);
+ * - bad-input.test.ts calls each route as the owner with malformed input derived from the valid
+ *   call — bodies over 1 MB, malformed JSON, wrong types and NUL bytes in every leaf of `body`, NUL
+ *   in every path parameter and query value of `path`, ids out of range in every all-digit path
+ *   segment — and wants a 4xx catalogue code and no stored change for each.
+ *
+ * Both fail when the app registers a route that no entry covers. Routes outside a project (auth,
+ * account, invitations, downloads …) are declared in inputs.ts for the bad-input suite.
+ *
+ * Adding project routes (e.g. a configuration domain): append one ContractResource to
+ * CONTRACT_RESOURCES with a `setup` that creates what the routes act on, a `state` a refused call
+ * must leave unchanged, and per route its `path` and a valid `body`. Give the body every field a
+ * client may send, so that each one is probed with bad input; the suites need nothing else.
  */
 
 /**
@@ -52,6 +64,11 @@ export interface ContractRoute {
   body?(ctx: ContractContext): unknown;
   /** Audit rows a successful call leaves in the project's log: 1 for a write (invariant 2), 0 for a read. */
   auditRows?: number;
+  /**
+   * More valid calls of the same route whose input bad-input.test.ts probes too (e.g. each action's
+   * parameters on the action route); the permission suite does not use them.
+   */
+  variants?(ctx: ContractContext): { path: string; body?: unknown }[];
   /** Bodies the route must refuse (called by the owner), each with its catalogue code. */
   invalid?: { label: string; body: unknown; code: number }[];
 }
@@ -359,6 +376,24 @@ const deviceResource: ContractResource = {
   ],
 };
 
+/** Valid parameters of every other maintenance action (the bad-input suite probes each field). */
+function actionSamples(sn: string): Record<string, Record<string, unknown>> {
+  return {
+    reboot: {},
+    reset: {},
+    upgrade: { firmwareId: 1, version: '4.3.1' },
+    password: { password: 'Str0ng!Pass' },
+    locate: { seconds: 60 },
+    'copy-config': { source: sn, targets: [sn] },
+    'rate-limit': { upKbps: 1000, downKbps: 2000 },
+    led: { on: true },
+    'poe-reboot': { ports: [1, 2] },
+    'local-management': { enabled: true },
+    'remote-management': { enabled: true, ttlSeconds: 600 },
+    'cpe-mode': { mode: 'ap' },
+  };
+}
+
 /** Device maintenance (src/maintenance/): a bound AP whose reboot schedule the actions change. */
 const maintenanceResource: ContractResource = {
   name: 'maintenance',
@@ -396,6 +431,11 @@ const maintenanceResource: ContractResource = {
       access: 'write',
       path: (c) => `/projects/${c.projectId}/devices/${c.fixture.sn}/actions/reboot-schedule`,
       body: () => ({ days: [1, 5], time: '03:30' }),
+      variants: (c) =>
+        Object.entries(actionSamples(c.fixture.sn as string)).map(([action, body]) => ({
+          path: `/projects/${c.projectId}/devices/${c.fixture.sn}/actions/${action}`,
+          body,
+        })),
       invalid: [
         { label: 'no day', body: { days: [], time: '03:30' }, code: 16 },
         { label: 'a time of 24:00', body: { days: [1], time: '24:00' }, code: 16 },
@@ -408,6 +448,11 @@ const maintenanceResource: ContractResource = {
       access: 'write',
       path: (c) => `/projects/${c.projectId}/devices/actions/reboot-schedule`,
       body: (c) => ({ sns: [c.fixture.sn], params: { days: [0], time: '02:00' } }),
+      variants: (c) =>
+        Object.entries(actionSamples(c.fixture.sn as string)).map(([action, params]) => ({
+          path: `/projects/${c.projectId}/devices/actions/${action}`,
+          body: { sns: [c.fixture.sn], params },
+        })),
       invalid: [
         { label: 'no device', body: { sns: [], params: { days: [0], time: '02:00' } }, code: 16 },
         { label: 'no day', body: { sns: ['ABCDEFGHIJKLMNOP'], params: { days: [] } }, code: 16 },

@@ -2,13 +2,16 @@ import { UploadOutlined } from '@ant-design/icons';
 import {
   ACTION_SECONDS,
   type CommandView,
+  DEVICE_NAME_MAX,
   type DeviceView,
   FOLLOWED_COMMANDS,
   formatTimeZone,
   type MaintenanceAction,
   modelInfo,
   RESTART_ACTIONS,
+  validateDeviceName,
   validateDevicePassword,
+  validateRemark,
 } from '@beacon/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -33,6 +36,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { checkRule } from '../../forms/checkRule.ts';
 import { EnterSubmits } from '../../forms/EnterSubmits.tsx';
 import { useFormSubmit } from '../../forms/useFormSubmit.ts';
 import { errorText, showError, showSuccess } from '../../state/feedback.ts';
@@ -414,16 +418,22 @@ function EditModal({
         <Form.Item
           name="name"
           label={t('devices.col.name')}
-          rules={[{ required: true, whitespace: true, message: t('devices.nameRequired') }]}
+          rules={[
+            { required: true, whitespace: true, message: t('devices.nameRequired') },
+            checkRule(validateDeviceName, true),
+          ]}
         >
-          <Input maxLength={32} data-testid="device-edit-name" />
+          <Input maxLength={DEVICE_NAME_MAX} data-testid="device-edit-name" />
         </Form.Item>
         <Form.Item
           name="remark"
           label={t('devices.remark')}
-          rules={[{ required: true, whitespace: true, message: t('devices.remarkRequired') }]}
+          rules={[
+            { required: true, whitespace: true, message: t('devices.remarkRequired') },
+            checkRule(validateRemark, true),
+          ]}
         >
-          <Input maxLength={64} data-testid="device-edit-remark" />
+          <Input maxLength={DEVICE_NAME_MAX} data-testid="device-edit-remark" />
         </Form.Item>
         <EnterSubmits />
       </Form>

@@ -1,5 +1,11 @@
 import { DownloadOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
-import { type DeviceView, type ImportResultView, validateSn } from '@beacon/protocol';
+import {
+  DEVICE_NAME_MAX,
+  type DeviceView,
+  type ImportResultView,
+  validateDeviceName,
+  validateSn,
+} from '@beacon/protocol';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Alert,
@@ -21,6 +27,7 @@ import {
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NoProject } from '../../components/NoProject.tsx';
+import { checkRule } from '../../forms/checkRule.ts';
 import { EnterSubmits } from '../../forms/EnterSubmits.tsx';
 import { useFormSubmit } from '../../forms/useFormSubmit.ts';
 import { PageTitle } from '../../layout/PageTitle.tsx';
@@ -402,8 +409,12 @@ function AddDeviceModal({
         >
           <Input data-testid="add-device-sn" autoFocus placeholder={t('devices.snPlaceholder')} />
         </Form.Item>
-        <Form.Item name="name" label={t('devices.nameOptional')}>
-          <Input data-testid="add-device-name" maxLength={32} />
+        <Form.Item
+          name="name"
+          label={t('devices.nameOptional')}
+          rules={[checkRule(validateDeviceName, true)]}
+        >
+          <Input data-testid="add-device-name" maxLength={DEVICE_NAME_MAX} />
         </Form.Item>
         <EnterSubmits />
       </Form>

@@ -1,0 +1,254 @@
+import { apiKeys, customScenarios } from '../../src/db/schema.ts';
+import { createAccount, type TestAccount } from '../helpers/accounts.ts';
+import type { TestServer } from '../helpers/harness.ts';
+
+/**
+ * The bad-input contract (bad-input.test.ts) for the routes OUTSIDE /api/v1/projects/:id; the
+ * project routes join it through their permission entry in resources.ts (one entry, both suites).
+ *
+ * An entry is a route as registered, how to call it validly (path and, for POST/PUT/PATCH, a valid
+ * body) and who calls. The suite derives every bad request from it: the string fields are the valid
+ * body's string leaves, the id parameters are the path segments whose valid value is all digits, the
+ * query values are those of the valid path. Nothing else needs declaring. The suite sends the valid
+ * call last, to check that it passes validation: it must not leave work running after its answer.
+ *
+ * Adding a route outside /api/v1/projects/:id: append one InputRoute to INPUT_ROUTES.
+ */
+
+export interface InputWorld {
+  server: TestServer;
+  /** The signed-in account that calls (caller 'account'), fresh for the suite. */
+  account: TestAccount;
+}
+
+export interface InputContext extends InputWorld {
+  fixture: Record<string, unknown>;
+}
+
+export interface InputRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The URL pattern exactly as the route is registered, e.g. '/api/v1/account/scenarios/:id'. */
+  pattern: string;
+  /** 'account' (default): the suite's signed-in account; 'anonymous': no session. */
+  caller?: 'account' | 'anonymous';
+  /**
+   * Creates what the route needs (e.g. the scenario to delete), straight in the database. A
+   * `session` it returns (a token) calls instead of the suite's account: for routes that would end
+   * the shared session if they wrongly accepted a bad request.
+   */
+  setup?(world: InputWorld): Promise<Record<string, unknown>>;
+  /** The full path to call, from the root (e.g. '/api/v1/auth/login'), with a valid query if any. */
+  path(ctx: InputContext): string;
+  /** A valid body: a JSON value or a FormData (multipart uploads). */
+  body?(ctx: InputContext): unknown;
+}
+
+const PASSWORD = 'secret-pass-1';
+/** A 1×1 PNG: a valid avatar. */
+const PNG = Uint8Array.from(
+  Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==',
+    'base64',
+  ),
+);
+
+let counter = 0;
+const freshEmail = (tag: string): string => `${tag}-${++counter}-${process.pid}@example.com`;
+
+/** A fresh account of its own, signed in. */
+async function ownSession({ server }: InputWorld): Promise<Record<string, unknown>> {
+  const own = await createAccount(server, { password: PASSWORD });
+  return { session: own.client.cookieToken };
+}
+
+/** A GET that takes no input of its own (documents, templates, probes). */
+const plainGet = (pattern: string, caller: InputRoute['caller'] = 'anonymous'): InputRoute => ({
+  method: 'GET',
+  pattern,
+  caller,
+  path: () => pattern.replace('*', 'index.html'),
+});
+
+export const INPUT_ROUTES: InputRoute[] = [
+  // ── auth (src/auth/routes.ts)
+  {
+    method: 'POST',
+    pattern: '/api/v1/auth/codes',
+    caller: 'anonymous',
+    path: () => '/api/v1/auth/codes',
+    // A reset for an unknown address: valid, and no mail is written after the answer (the suite's
+    // valid call would otherwise race the next route's fingerprint).
+    body: () => ({ email: freshEmail('codes'), purpose: 'reset' }),
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/auth/signup',
+    caller: 'anonymous',
+    path: () => '/api/v1/auth/signup',
+    body: () => ({
+      email: freshEmail('signup'),
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      code: '123456',
+      nick: 'newcomer',
+    }),
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/auth/login',
+    caller: 'anonymous',
+    path: () => '/api/v1/auth/login',
+    body: (c) => ({ account: c.account.email, password: PASSWORD, remember: true }),
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/auth/logout',
+    setup: ownSession,
+    path: () => '/api/v1/auth/logout',
+  },
+  plainGet('/api/v1/auth/session', 'account'),
+  {
+    method: 'POST',
+    pattern: '/api/v1/auth/reset',
+    caller: 'anonymous',
+    path: () => '/api/v1/auth/reset',
+    body: (c) => ({ email: c.account.email, code: '123456', password: PASSWORD, confirmPassword: PASSWORD }),
+  },
+
+  // ── account (src/accounts/routes.ts)
+  plainGet('/api/v1/account', 'account'),
+  {
+    method: 'PATCH',
+    pattern: '/api/v1/account',
+    path: () => '/api/v1/account',
+    body: () => ({ nick: 'renamed', companyName: 'Acme', companyLocation: 'Lyon', remindTags: ['wifi'] }),
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/account/avatar',
+    path: () => '/api/v1/account/avatar',
+    body: () => {
+      const form = new FormData();
+      form.append('file', new Blob([PNG], { type: 'image/png' }), 'me.png');
+      return form;
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/api/v1/accounts/:id/avatar',
+    path: (c) => `/api/v1/accounts/${c.account.id}/avatar?v=1`,
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/account/password',
+    setup: ownSession,
+    path: () => '/api/v1/account/password',
+    body: () => ({ oldPassword: PASSWORD, password: 'other-pass-2', confirmPassword: 'other-pass-2' }),
+  },
+  plainGet('/api/v1/account/scenarios', 'account'),
+  {
+    method: 'POST',
+    pattern: '/api/v1/account/scenarios',
+    path: () => '/api/v1/account/scenarios',
+    body: () => ({ name: 'Stadium' }),
+  },
+  {
+    method: 'DELETE',
+    pattern: '/api/v1/account/scenarios/:id',
+    async setup({ server, account }) {
+      const [row] = await server.database.db
+        .insert(customScenarios)
+        .values({ accountId: account.id, name: `Scn${++counter}` })
+        .returning({ id: customScenarios.id });
+      return { id: row.id };
+    },
+    path: (c) => `/api/v1/account/scenarios/${c.fixture.id}`,
+  },
+  plainGet('/api/v1/account/api-keys', 'account'),
+  {
+    method: 'POST',
+    pattern: '/api/v1/account/api-keys',
+    path: () => '/api/v1/account/api-keys',
+    body: () => ({ name: 'ci-key' }),
+  },
+  {
+    method: 'DELETE',
+    pattern: '/api/v1/account/api-keys/:id',
+    async setup({ server, account }) {
+      const [row] = await server.database.db
+        .insert(apiKeys)
+        .values({ accountId: account.id, name: `key${++counter}`, prefix: 'bk_test', keyHash: `h${counter}` })
+        .returning({ id: apiKeys.id });
+      return { id: row.id };
+    },
+    path: (c) => `/api/v1/account/api-keys/${c.fixture.id}`,
+  },
+
+  // ── projects outside one project (src/projects/routes.ts)
+  {
+    method: 'GET',
+    pattern: '/api/v1/projects',
+    path: () => '/api/v1/projects?page=1&pageSize=20&q=lobby&sort=name&order=asc&netMode=0',
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/projects',
+    path: () => '/api/v1/projects',
+    body: () => ({
+      name: `Site${++counter}`,
+      netMode: 0,
+      scenario: 'hotel',
+      location: 'Lyon',
+      address: '1 Main St',
+      timeZone: 60,
+    }),
+  },
+
+  // ── devices outside a project (src/devices/routes.ts)
+  plainGet('/api/v1/devices/import-template', 'account'),
+
+  // ── invitations (src/sharing/routes.ts)
+  { method: 'GET', pattern: '/api/v1/invites/:code', path: () => '/api/v1/invites/ABCDEFGHJKLM' },
+  {
+    method: 'POST',
+    pattern: '/api/v1/invites/:code/accept',
+    path: () => '/api/v1/invites/ABCDEFGHJKLM/accept',
+  },
+
+  // ── share and transfer offers to the calling account (src/sharing/routes.ts)
+  { method: 'GET', pattern: '/api/v1/offers', path: () => '/api/v1/offers' },
+  {
+    method: 'POST',
+    pattern: '/api/v1/offers/:kind/:projectId/accept',
+    path: () => '/api/v1/offers/share/123456/accept',
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/offers/:kind/:projectId/decline',
+    path: () => '/api/v1/offers/transfer/123456/decline',
+  },
+
+  // ── remote management and firmware downloads (src/maintenance/routes.ts)
+  {
+    method: 'GET',
+    pattern: '/api/v1/remote/:token/*',
+    path: () => `/api/v1/remote/${'a'.repeat(32)}/status.html?tab=wifi`,
+  },
+  {
+    method: 'GET',
+    pattern: '/api/v1/firmware/:fid/download',
+    caller: 'anonymous',
+    path: () => '/api/v1/firmware/12/download?sn=CTFIRMWARE0000001&exp=1900000000&sig=abcdef',
+  },
+
+  // ── live events, development outbox, documents and probes
+  plainGet('/api/v1/events', 'account'),
+  {
+    method: 'GET',
+    pattern: '/api/v1/dev/outbox',
+    caller: 'anonymous',
+    path: (c) => `/api/v1/dev/outbox?email=${encodeURIComponent(c.account.email)}`,
+  },
+  plainGet('/api/v1/health'),
+  plainGet('/api/v1/openapi.json'),
+];
