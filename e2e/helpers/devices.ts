@@ -6,6 +6,8 @@ const POOL = [
   { sn: 'E2EPOOLAP0000002', model: 'BA-W1200C' },
   { sn: 'E2EPOOLSW0000001', model: 'BS-S1008P' },
   { sn: 'E2EPOOLCP0000001', model: 'BC-C5' },
+  // command-outcomes.test.ts: its own AP, so its reboot does not meet another test's.
+  { sn: 'E2EPOOLAP0000003', model: 'BA-W1200C' },
 ];
 
 /**

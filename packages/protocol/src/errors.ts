@@ -171,6 +171,9 @@ export const ERROR_CATALOGUE = {
   5050: e('The switches outnumber the APs', 400),
   5051: e('Device type not selected', 400),
   5052: e('No matching plan', 409),
+  // Final outcomes of commands the device accepted (reboot, reset, upgrade): later facts than the reply.
+  5110: e('The device did not come back in time', 504),
+  5111: e('The upgrade failed on the device', 502),
   // Outages (GET /health): a dependency other than the database is down.
   5070: e('A service the server depends on is unavailable', 503),
   // Sharing and OpenAPI keys (docs/decisions/0022, 0023).
@@ -282,6 +285,8 @@ export const Codes = {
   SOLUTION_SWITCHES_OUTNUMBER_APS: 5050,
   SOLUTION_NO_DEVICE_TYPE: 5051,
   SOLUTION_NO_PLAN: 5052,
+  NOT_BACK_IN_TIME: 5110,
+  UPGRADE_FAILED: 5111,
   DEPENDENCY_DOWN: 5070,
   WEB_ONLY: 5090,
   NO_OFFER: 5091,

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDistance, formatDuration, formatGmtOffset, formatRate } from './format.ts';
+import {
+  formatBytes,
+  formatDateTimeInZone,
+  formatDistance,
+  formatDuration,
+  formatGmtOffset,
+  formatRate,
+  formatTimeZone,
+  timeZoneChoices,
+} from './format.ts';
 
 describe('formatBytes', () => {
   it.each([
@@ -70,4 +79,63 @@ describe('formatDistance', () => {
     [1000, '1 km'],
     [1250, '1.25 km'],
   ])('%d → %s', (m, text) => expect(formatDistance(m)).toBe(text));
+});
+
+describe('formatTimeZone (SPEC.md §9: with its GMT offset)', () => {
+  it('shows the offset the zone has at that moment', () => {
+    expect(formatTimeZone('Asia/Shanghai', new Date('2026-07-01T00:00:00Z'))).toBe(
+      '(GMT+08:00) Asia/Shanghai',
+    );
+    expect(formatTimeZone('Europe/Berlin', new Date('2026-01-15T12:00:00Z'))).toBe(
+      '(GMT+01:00) Europe/Berlin',
+    );
+    expect(formatTimeZone('Europe/Berlin', new Date('2026-07-15T12:00:00Z'))).toBe(
+      '(GMT+02:00) Europe/Berlin',
+    );
+    expect(formatTimeZone('America/St_Johns', new Date('2026-01-15T12:00:00Z'))).toBe(
+      '(GMT-03:30) America/St_Johns',
+    );
+    expect(formatTimeZone('Etc/GMT-8', new Date('2026-01-15T12:00:00Z'))).toBe('(GMT+08:00) Etc/GMT-8');
+  });
+});
+
+describe('formatDateTimeInZone', () => {
+  it("reads an instant on the zone's own clock across the spring-forward gap", () => {
+    const berlin = (iso: string) => formatDateTimeInZone(iso, 'Europe/Berlin');
+    expect(berlin('2026-03-29T00:59:00Z')).toBe('2026-03-29 01:59');
+    expect(berlin('2026-03-29T01:00:00Z')).toBe('2026-03-29 03:00');
+    expect(berlin('2026-03-29T01:30:00Z')).toBe('2026-03-29 03:30');
+  });
+
+  it('reads the repeated hour of the fall-back change twice', () => {
+    const berlin = (iso: string) => formatDateTimeInZone(iso, 'Europe/Berlin', { seconds: true });
+    expect(berlin('2026-10-25T00:30:00Z')).toBe('2026-10-25 02:30:00');
+    expect(berlin('2026-10-25T01:30:00Z')).toBe('2026-10-25 02:30:00');
+    expect(berlin('2026-10-25T02:30:00Z')).toBe('2026-10-25 03:30:00');
+  });
+
+  it("uses the project zone, not the machine's, and crosses the date line", () => {
+    expect(formatDateTimeInZone('2026-03-29T20:30:00Z', 'Asia/Shanghai')).toBe('2026-03-30 04:30');
+    expect(formatDateTimeInZone(new Date('2026-03-29T20:30:00Z'), 'America/New_York')).toBe(
+      '2026-03-29 16:30',
+    );
+  });
+
+  it('leaves empty and unreadable values alone', () => {
+    expect(formatDateTimeInZone(null, 'UTC')).toBe('');
+    expect(formatDateTimeInZone('', 'UTC')).toBe('');
+    expect(formatDateTimeInZone('soon', 'UTC')).toBe('soon');
+  });
+});
+
+describe('timeZoneChoices', () => {
+  it('lists zones west to east with their offsets, keeping a migrated alias in use', () => {
+    const at = new Date('2026-01-15T12:00:00Z');
+    const choices = timeZoneChoices(at, 'Etc/GMT-8');
+    expect(choices.find((c) => c.value === 'Asia/Shanghai')?.label).toBe('(GMT+08:00) Asia/Shanghai');
+    expect(choices.find((c) => c.value === 'Etc/GMT-8')?.label).toBe('(GMT+08:00) Etc/GMT-8');
+    expect(choices[0]!.label.startsWith('(GMT-1')).toBe(true);
+    expect(choices.at(-1)!.label).toMatch(/^\(GMT\+1[34]:/);
+    expect(timeZoneChoices(at).some((c) => c.value === 'Etc/GMT-8')).toBe(false);
+  });
 });

@@ -1,4 +1,6 @@
-/** Formatters of SPEC.md §9: byte sizes, rates, durations, GMT offsets, distances. No I/O, no locale. */
+import { offsetMinutesAt, timeZoneNames, zonedParts } from './timezone.ts';
+
+/** Formatters of SPEC.md §9: byte sizes, rates, durations, GMT offsets, time zones, distances. No I/O, no locale. */
 
 const trim = (n: number, decimals: number): string => {
   const fixed = n.toFixed(decimals);
@@ -70,6 +72,50 @@ export function formatGmtOffset(minutes: number): string {
   const hh = String(Math.floor(abs / 60)).padStart(2, '0');
   const mm = String(abs % 60).padStart(2, '0');
   return `GMT${sign}${hh}:${mm}`;
+}
+
+/**
+ * SPEC.md §9 "time zone shown with GMT offset": the zone with the offset it has at `at` (now by
+ * default), e.g. "(GMT+08:00) Asia/Shanghai", "(GMT+02:00) Europe/Berlin" in summer.
+ */
+export function formatTimeZone(zone: string, at: Date = new Date()): string {
+  return `(${formatGmtOffset(offsetMinutesAt(zone, at))}) ${zone}`;
+}
+
+/**
+ * An instant as the wall clock of `zone` reads it, "YYYY-MM-DD HH:mm" (with ":ss" when asked).
+ * Empty for null or an unreadable value; daylight saving is the zone's own (2026-03-29 01:30Z is
+ * "2026-03-29 03:30" in Europe/Berlin, 00:30Z "02:30" — no 02:xx in between).
+ */
+export function formatDateTimeInZone(
+  value: string | Date | null | undefined,
+  zone: string,
+  options: { seconds?: boolean } = {},
+): string {
+  if (value === null || value === undefined || value === '') return '';
+  const at = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(at.getTime())) return typeof value === 'string' ? value : '';
+  const p = zonedParts(at, zone);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const time = `${two(p.hour)}:${two(p.minute)}${options.seconds ? `:${two(p.second)}` : ''}`;
+  return `${p.year}-${two(p.month)}-${two(p.day)} ${time}`;
+}
+
+/**
+ * The zones a project may pick, west to east by their offset at `at` and then by name, each with its
+ * label (formatTimeZone). `current` is kept in the list even when it is an alias (e.g. a migrated
+ * "Etc/GMT-8").
+ */
+export function timeZoneChoices(at: Date = new Date(), current?: string): { value: string; label: string }[] {
+  const names = new Set(
+    typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [],
+  );
+  names.add('UTC');
+  if (current && timeZoneNames().has(current)) names.add(current);
+  return [...names]
+    .map((zone) => ({ zone, offset: offsetMinutesAt(zone, at) }))
+    .sort((a, b) => a.offset - b.offset || a.zone.localeCompare(b.zone))
+    .map(({ zone, offset }) => ({ value: zone, label: `(${formatGmtOffset(offset)}) ${zone}` }));
 }
 
 /** SPEC.md §9 bridge distance in metres or km: 850 → "850 m", 1200 → "1.2 km". */

@@ -17,6 +17,7 @@ export * from './enums/tools.ts';
 export * from './enums/wireless.ts';
 export * from './errors.ts';
 export * from './format.ts';
+export * from './timezone.ts';
 export * from './validators/account.ts';
 export * from './validators/device.ts';
 export * from './validators/dhcp.ts';

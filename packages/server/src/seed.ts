@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE_MINUTES, DEMO_PROJECT_IDS, NetMode } from '@beacon/protocol';
+import { DEFAULT_TIME_ZONE, DEMO_PROJECT_IDS, NetMode } from '@beacon/protocol';
 import { sql } from 'drizzle-orm';
 import type { Database } from './db/client.ts';
 import { accounts, projects } from './db/schema.ts';
@@ -35,7 +35,7 @@ export async function seedDemoProjects(database: Database): Promise<void> {
         scenario: 'hotel',
         location: 'Shenzhen, China',
         address: '1 Demo Road',
-        timeZone: DEFAULT_TIME_ZONE_MINUTES,
+        timeZone: DEFAULT_TIME_ZONE,
         isDemo: true,
       },
       {
@@ -46,7 +46,7 @@ export async function seedDemoProjects(database: Database): Promise<void> {
         scenario: 'smart_home',
         location: 'Shenzhen, China',
         address: '2 Demo Road',
-        timeZone: DEFAULT_TIME_ZONE_MINUTES,
+        timeZone: DEFAULT_TIME_ZONE,
         isDemo: true,
       },
     ])

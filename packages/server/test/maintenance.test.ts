@@ -392,7 +392,7 @@ describe('scheduled reboot', () => {
     const view = await owner.client.get<MaintenanceView>(
       `/projects/${projectId}/devices/${ap.sn}/maintenance`,
     );
-    expect(view.body.data.schedule).toMatchObject({ days: [1, 3], time: '04:30', timeZone: 480 });
+    expect(view.body.data.schedule).toMatchObject({ days: [1, 3], time: '04:30', timeZone: 'Asia/Shanghai' });
     const next = new Date(view.body.data.schedule!.nextRunAt);
     // 04:30 at GMT+8 is 20:30 UTC the day before (Sunday or Tuesday).
     expect(next.getUTCHours()).toBe(20);

@@ -46,7 +46,7 @@ describe('projects: the list', () => {
       right: 'rw',
       property: 'shared_read',
       isShare: false,
-      timeZone: 480,
+      timeZone: 'Asia/Shanghai',
     });
     expect(byId.get(DEMO_PROJECT_IDS.MESH)).toMatchObject({ netMode: 1, isDemo: true, right: 'rw' });
   });

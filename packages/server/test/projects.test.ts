@@ -13,7 +13,7 @@ const valid = {
   scenario: 'hotel',
   location: 'Lisbon',
   address: '1 Main St',
-  timeZone: 0,
+  timeZone: 'Europe/Lisbon',
 };
 
 describe('projects: create, read, update, delete', () => {
@@ -43,7 +43,7 @@ describe('projects: create, read, update, delete', () => {
       scenario: 'hotel',
       location: 'Lisbon',
       address: '1 Main St',
-      timeZone: 0,
+      timeZone: 'Europe/Lisbon',
       right: 'rw',
       isShare: false,
       property: 'own',
@@ -58,10 +58,10 @@ describe('projects: create, read, update, delete', () => {
     expect(got.body.data).toEqual(res.body.data);
   });
 
-  it('fills the defaults: WLAN, time zone +8, empty location and address', async () => {
+  it('fills the defaults: WLAN, time zone +8 (Asia/Shanghai), empty location and address', async () => {
     const res = await alice.client.post<ProjectView>('/projects', { name: uniqueName(), scenario: 'campus' });
     expect(res.body.code).toBe(0);
-    expect(res.body.data).toMatchObject({ netMode: 0, timeZone: 480, location: '', address: '' });
+    expect(res.body.data).toMatchObject({ netMode: 0, timeZone: 'Asia/Shanghai', location: '', address: '' });
   });
 
   it('takes the creation time from the server clock', async () => {
@@ -86,6 +86,11 @@ describe('projects: create, read, update, delete', () => {
       ['a time zone east of +14', { timeZone: 855 }],
       ['a time zone west of -12', { timeZone: -735 }],
       ['a fractional time zone', { timeZone: 480.5 }],
+      ['an offset no zone keeps', { timeZone: 15 }],
+      ['a time zone not in the IANA list', { timeZone: 'Mars/Olympus_Mons' }],
+      ['a time zone in the wrong case', { timeZone: 'asia/shanghai' }],
+      ['a bare offset as text', { timeZone: '+08:00' }],
+      ['an empty time zone', { timeZone: '' }],
       ['an unknown scenario', { scenario: 'casino' }],
       ['an empty scenario', { scenario: '' }],
       ['a location over 64 characters', { location: 'x'.repeat(65) }],
@@ -98,23 +103,38 @@ describe('projects: create, read, update, delete', () => {
       expect(res.body.fields?.[field]).toEqual(expect.any(String));
     });
 
-    it('accepts the boundaries: a 16-character name, time zones -12:00 and +14:00', async () => {
+    it('accepts a 16-character name, IANA zones and old fixed offsets (read as the zone of that offset)', async () => {
       const name = 'B'.repeat(15) + String(counter++ % 10);
       const a = await alice.client.post<ProjectView>('/projects', { ...valid, name, timeZone: -720 });
       expect(a.body.code).toBe(0);
-      expect(a.body.data.name).toBe(name);
+      expect(a.body.data).toMatchObject({ name, timeZone: 'Etc/GMT+12' });
       const b = await alice.client.post<ProjectView>('/projects', {
         ...valid,
         name: uniqueName(),
         timeZone: 840,
       });
-      expect(b.body.code).toBe(0);
+      expect(b.body.data.timeZone).toBe('Etc/GMT-14');
       const c = await alice.client.post<ProjectView>('/projects', {
         ...valid,
         name: 'ünïcødé名前',
         timeZone: 345,
       });
-      expect(c.body.code).toBe(0);
+      expect(c.body.data.timeZone).toBe('Asia/Kathmandu');
+      for (const timeZone of [
+        'America/St_Johns',
+        'Pacific/Chatham',
+        'UTC',
+        'Asia/Kolkata',
+        'Asia/Calcutta',
+      ]) {
+        const res = await alice.client.post<ProjectView>('/projects', {
+          ...valid,
+          name: uniqueName(),
+          timeZone,
+        });
+        expect(res.body.code, timeZone).toBe(0);
+        expect(res.body.data.timeZone).toBe(timeZone);
+      }
     });
 
     it('trims the name', async () => {
@@ -169,13 +189,13 @@ describe('projects: create, read, update, delete', () => {
       server.clock.advance(60_000);
       const res = await alice.client.patch<ProjectView>(`/projects/${project.id}`, {
         location: 'Porto',
-        timeZone: 60,
+        timeZone: 'Europe/Berlin',
       });
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({
         name: project.name,
         location: 'Porto',
-        timeZone: 60,
+        timeZone: 'Europe/Berlin',
         scenario: 'hotel',
       });
       expect(Date.parse(res.body.data.updatedAt)).toBeGreaterThan(Date.parse(project.updatedAt));
@@ -196,6 +216,7 @@ describe('projects: create, read, update, delete', () => {
       const failures = [
         { location: 'Elsewhere', name: 'bad name' },
         { location: 'Elsewhere', timeZone: 7 },
+        { location: 'Elsewhere', timeZone: 'Europe/Atlantis' },
         { location: 'Elsewhere', scenario: 'casino' },
         { location: 'Elsewhere', name: other.name.toUpperCase() },
         { location: 'Elsewhere', netMode: 1 },
@@ -203,7 +224,7 @@ describe('projects: create, read, update, delete', () => {
       const codes: number[] = [];
       for (const body of failures)
         codes.push((await alice.client.patch(`/projects/${project.id}`, body)).body.code);
-      expect(codes).toEqual([16, 16, 16, 5038, 16]);
+      expect(codes).toEqual([16, 16, 16, 16, 5038, 16]);
       expect(await storedRow(project.id)).toEqual(before);
     });
 

@@ -214,6 +214,32 @@ export const CommandState = {
 } as const;
 export type CommandState = (typeof CommandState)[keyof typeof CommandState];
 
+/**
+ * What became of a command the device accepted and then carries out (reboot, reset, upgrade): the
+ * reply only says it started. pending until the device reports the end — done (back online; for an
+ * upgrade, with the new version), failed (5111), or timeout (5110, the away watchdog gave up).
+ */
+export const FinalState = {
+  PENDING: 'pending',
+  DONE: 'done',
+  FAILED: 'failed',
+  TIMEOUT: 'timeout',
+} as const;
+export type FinalState = (typeof FinalState)[keyof typeof FinalState];
+const finalState = z.enum([FinalState.PENDING, FinalState.DONE, FinalState.FAILED, FinalState.TIMEOUT]);
+
+/** Commands whose success reply means "accepted" and that get a final outcome later. */
+export const FOLLOWED_COMMANDS: readonly string[] = ['reboot', 'reset', 'upgrade'];
+
+export const FinalOutcomeView = z.object({
+  state: finalState,
+  /** null while pending; 0 done; else 5110 or 5111. */
+  code: z.number().int().nullable(),
+  message: z.string().nullable(),
+  at: z.string().nullable(),
+});
+export type FinalOutcomeView = z.infer<typeof FinalOutcomeView>;
+
 export const CommandView = z.object({
   id: z.string(),
   sn: z.string(),
@@ -226,8 +252,23 @@ export const CommandView = z.object({
   account: z.string().nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
+  /** The later outcome of an accepted reboot, reset or upgrade (null for other commands and refusals). */
+  final: FinalOutcomeView.nullable(),
 });
 export type CommandView = z.infer<typeof CommandView>;
+
+/** Most commands one GET …/commands?ids= may name. */
+export const COMMAND_IDS_MAX = 200;
+
+/** GET /api/v1/projects/{id}/commands?ids=a,b — commands of the project by id (a bulk action's results). */
+export const CommandIdsQuery = z.object({
+  ids: z
+    .string()
+    .max(COMMAND_IDS_MAX * 40)
+    .transform((s) => s.split(',').filter((x) => x !== ''))
+    .pipe(z.array(z.string().uuid('Not a command id')).min(1).max(COMMAND_IDS_MAX)),
+});
+export type CommandIdsQuery = z.input<typeof CommandIdsQuery>;
 
 /**
  * Messages of the WebSocket /api/v1/events (server → browser). Each names its project; the socket
@@ -263,6 +304,14 @@ export const LiveEvent = z.discriminatedUnion('type', [
     code: z.number().int().nullable(),
     message: z.string().nullable(),
     at: z.string(),
+  }),
+  z.object({
+    type: z.literal('command.final'),
+    projectId: z.number().int(),
+    sn: z.string(),
+    id: z.string(),
+    name: z.string(),
+    final: FinalOutcomeView,
   }),
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;

@@ -166,8 +166,8 @@ export const RebootScheduleView = z.object({
   sn: z.string(),
   days: z.array(z.number().int()),
   time: z.string(),
-  /** Minutes east of UTC: the project's time zone when the schedule was saved. */
-  timeZone: z.number().int(),
+  /** An IANA zone: the project's time zone when the schedule was saved. */
+  timeZone: z.string(),
   nextRunAt: z.string(),
 });
 export type RebootScheduleView = z.infer<typeof RebootScheduleView>;

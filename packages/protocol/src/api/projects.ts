@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  DEFAULT_TIME_ZONE_MINUTES,
   NetMode,
   PROJECT_TIME_RANGES,
   ProjectProperty,
@@ -8,17 +7,31 @@ import {
   TIME_ZONE_MAX_MINUTES,
   TIME_ZONE_MIN_MINUTES,
 } from '../enums/project.ts';
+import { DEFAULT_TIME_ZONE, validateTimeZone, zoneForOffset } from '../timezone.ts';
 import { validateProjectName } from '../validators/names.ts';
 import { checked } from '../validators/zod.ts';
 import { PageQuery } from './envelope.ts';
 
 const netMode = z.union([z.literal(NetMode.WLAN), z.literal(NetMode.MESH)]);
-const timeZone = z
+/**
+ * An IANA zone name. Clients of the fixed-offset days may still send minutes east of GMT: those
+ * read as the zone of that offset (480 → "Etc/GMT-8"); an offset no zone keeps is refused.
+ */
+const legacyOffset = z
   .number()
   .int()
   .min(TIME_ZONE_MIN_MINUTES)
   .max(TIME_ZONE_MAX_MINUTES)
-  .refine((m) => m % 15 === 0, 'The time zone must be a multiple of 15 minutes');
+  .refine((m) => m % 15 === 0, 'The time zone must be a multiple of 15 minutes')
+  .transform((m, ctx) => {
+    const zone = zoneForOffset(m);
+    if (zone === null) {
+      ctx.addIssue({ code: 'custom', message: 'No time zone has this offset; choose a zone by name' });
+      return z.NEVER;
+    }
+    return zone;
+  });
+const timeZone = z.union([checked(z.string().max(64), validateTimeZone), legacyOffset]);
 
 /** A built-in scenario key (BUILTIN_SCENARIOS) or the name of one of the account's custom scenarios. */
 const scenario = z.string().trim().min(1, 'Choose a scenario').max(32);
@@ -30,7 +43,7 @@ export const CreateProjectBody = z.object({
   scenario,
   location: z.string().trim().max(64).default(''),
   address: z.string().trim().max(128).default(''),
-  timeZone: timeZone.default(DEFAULT_TIME_ZONE_MINUTES),
+  timeZone: timeZone.default(DEFAULT_TIME_ZONE),
 });
 export type CreateProjectBody = z.input<typeof CreateProjectBody>;
 
@@ -54,7 +67,8 @@ export const ProjectView = z.object({
   scenario: z.string(),
   location: z.string(),
   address: z.string(),
-  timeZone: z.number().int(),
+  /** An IANA zone, e.g. "Asia/Shanghai" (shown with its current offset: formatTimeZone). */
+  timeZone: z.string(),
   right: z.enum([ProjectRight.READ_WRITE, ProjectRight.READ]),
   isShare: z.boolean(),
   property: z.enum([ProjectProperty.OWN, ProjectProperty.SHARED_READ, ProjectProperty.SHARED_MANAGE]),

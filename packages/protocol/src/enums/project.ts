@@ -33,7 +33,10 @@ export const BUILTIN_SCENARIOS = [
 export type BuiltinScenario = (typeof BUILTIN_SCENARIOS)[number];
 export const MAX_CUSTOM_SCENARIOS = 20;
 
-/** SPEC.md §9: default time zone +8, kept as minutes east of GMT. */
+/**
+ * SPEC.md §9: default time zone +8 as an offset, and the range old fixed-offset clients may still send
+ * (projects now keep an IANA zone: DEFAULT_TIME_ZONE in timezone.ts).
+ */
 export const DEFAULT_TIME_ZONE_MINUTES = 480;
 export const TIME_ZONE_MIN_MINUTES = -720;
 export const TIME_ZONE_MAX_MINUTES = 840;

@@ -162,7 +162,8 @@ export const projects = pgTable(
     scenario: text('scenario').notNull(),
     location: text('location').notNull().default(''),
     address: text('address').notNull().default(''),
-    timeZone: integer('time_zone').notNull().default(480),
+    /** An IANA zone (protocol/src/timezone.ts); device times and schedules are shown and run in it. */
+    timeZone: text('time_zone').notNull().default('Asia/Shanghai'),
     isDemo: boolean('is_demo').notNull().default(false),
     createdAt: tstz('created_at').notNull().defaultNow(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
@@ -436,10 +437,19 @@ export const deviceCommands = pgTable(
     createdAt: tstz('created_at').notNull().defaultNow(),
     expiresAt: tstz('expires_at').notNull(),
     finishedAt: tstz('finished_at'),
+    /**
+     * What became of a command the device accepted and then carries out (gateway/outcomes.ts):
+     * pending | done | failed | timeout; null for commands without a later outcome.
+     */
+    finalState: text('final_state'),
+    finalCode: integer('final_code'),
+    finalMessage: text('final_message'),
+    finalAt: tstz('final_at'),
   },
   (t) => [
     index('device_commands_sn_idx').on(t.sn, t.createdAt),
     index('device_commands_open_idx').on(t.expiresAt).where(sql`${t.state} = 'sent'`),
+    index('device_commands_final_idx').on(t.sn).where(sql`${t.finalState} = 'pending'`),
   ],
 );
 
@@ -481,8 +491,8 @@ export const rebootSchedules = pgTable(
     days: jsonb('days').$type<number[]>().notNull(),
     /** HH:MM in the time zone below. */
     time: text('time').notNull(),
-    /** Minutes east of UTC (the project's time zone when saved). */
-    timeZone: integer('time_zone').notNull(),
+    /** An IANA zone: the project's time zone when saved. */
+    timeZone: text('time_zone').notNull(),
     nextRunAt: tstz('next_run_at').notNull(),
     lastRunAt: tstz('last_run_at'),
     accountId: integer('account_id').references(() => accounts.id, { onDelete: 'set null' }),

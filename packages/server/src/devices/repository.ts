@@ -1,5 +1,5 @@
 import { Codes, CommandState, type DeviceListQuery, errorMessage } from '@beacon/protocol';
-import { and, asc, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
 import { deviceCommands, deviceEvents, devices } from '../db/schema.ts';
@@ -117,6 +117,19 @@ export async function gatewayCounts(
     .from(devices)
     .where(and(eq(devices.projectId, projectId), ne(devices.sn, exceptSn)));
   return row;
+}
+
+/** Commands of the project by id (sent while their device was in it). */
+export async function projectCommandsByIds(
+  db: DbOrTx,
+  projectId: number,
+  ids: readonly string[],
+): Promise<(typeof deviceCommands.$inferSelect)[]> {
+  return db
+    .select()
+    .from(deviceCommands)
+    .where(and(eq(deviceCommands.projectId, projectId), inArray(deviceCommands.id, [...ids])))
+    .orderBy(asc(deviceCommands.sn));
 }
 
 export async function deviceCommandsOf(

@@ -2,6 +2,7 @@ import {
   AddDeviceBody,
   AppError,
   Codes,
+  CommandIdsQuery,
   CommandView,
   DeviceDetailView,
   DeviceListQuery,
@@ -184,6 +185,21 @@ export async function deviceRoutes(app: App, deps: Deps): Promise<void> {
           request.query,
         ),
       ),
+  );
+
+  app.get(
+    '/projects/:id/commands',
+    {
+      schema: {
+        tags,
+        summary: 'Commands of the project by id, each with its outcome and, once known, its final outcome',
+        params: ProjectParams,
+        querystring: CommandIdsQuery,
+        response: { 200: envelope(z.array(CommandView)) },
+      },
+    },
+    async (request) =>
+      ok(await service.listProjectCommands(deps, caller(request), request.params.id, request.query.ids)),
   );
 
   app.get(

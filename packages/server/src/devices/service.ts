@@ -444,6 +444,18 @@ export async function listDeviceCommands(
   return { items: rows.map(toCommandView), total, page: query.page, pageSize: query.pageSize };
 }
 
+/** Commands of the project by id: a bulk action's results, followed to their final outcomes. */
+export async function listProjectCommands(
+  deps: ServiceDeps,
+  caller: Caller,
+  projectId: number,
+  ids: readonly string[],
+): Promise<CommandView[]> {
+  const { db } = deps.database;
+  await loadProjectAccess(db, caller, projectId, { now: deps.now() });
+  return (await repo.projectCommandsByIds(db, projectId, ids)).map(toCommandView);
+}
+
 /** The import's permission gate, checked before the upload is read. */
 export async function checkImportAllowed(
   deps: ServiceDeps,

@@ -8,6 +8,7 @@ import {
   toSimpleStatus,
 } from '@beacon/protocol';
 import type { deviceCommands, devices } from '../db/schema.ts';
+import { finalOutcomeOf } from '../gateway/outcomes.ts';
 
 export type DeviceRow = typeof devices.$inferSelect;
 type CommandRow = typeof deviceCommands.$inferSelect;
@@ -87,5 +88,6 @@ export function toCommandView(row: CommandRow): CommandView {
     account: row.accountName,
     createdAt: row.createdAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
+    final: finalOutcomeOf(row),
   };
 }

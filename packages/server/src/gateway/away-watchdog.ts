@@ -1,10 +1,11 @@
-import { DeviceStatus } from '@beacon/protocol';
+import { DeviceStatus, isOfflineStatus } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '../db/client.ts';
 import { devices } from '../db/schema.ts';
 import { addJobs, type JobRunner } from '../jobs/runner.ts';
 import { statusEvent } from './ingest.ts';
+import { timeOutFinalOutcomes } from './outcomes.ts';
 
 /**
  * A device that leaves cleanly for an upgrade (SPEC.md §9: offline while it writes its flash) or a
@@ -44,7 +45,12 @@ export function registerAwayWatchdog(
   runner.register(AWAY_WATCHDOG_JOB, async ({ tx, now, job }) => {
     const { sn } = job.payload as { sn: string };
     const [row] = await tx.select().from(devices).where(eq(devices.sn, sn)).for('update');
-    if (!row || !isAwayStatus(row.status)) return; // back, or gone
+    if (!row) return; // gone
+    // Left for a restart and lost on the way (its last will): not back within the deadline either.
+    if (isOfflineStatus(row.status)) {
+      return timeOutFinalOutcomes(tx, sn, now, new Date(now.getTime() - deps.deadlineMs));
+    }
+    if (!isAwayStatus(row.status)) return; // back
     const lastSign = row.lastSeenAt?.getTime() ?? 0;
     if (lastSign + deps.deadlineMs > now.getTime()) {
       // It spoke since this check was planned (progress of a long upgrade): look again later.
@@ -57,6 +63,7 @@ export function registerAwayWatchdog(
       .where(eq(devices.sn, sn))
       .returning();
     if (offline) await statusEvent(tx, offline, row.status, now);
+    await timeOutFinalOutcomes(tx, sn, now);
     deps.log.warn(
       { sn, status: row.status, lastSeenAt: row.lastSeenAt?.toISOString() ?? null },
       'device did not come back from an upgrade or restart in time; marked offline',

@@ -26,6 +26,7 @@ import { deviceCommands, devices } from '../db/schema.ts';
 import { type BusEvent, type EventBus, publishEvent, publishEvents } from '../events/bus.ts';
 import { Batcher, insertRows, withRetry } from './batch.ts';
 import type { DeviceRow } from './ingest.ts';
+import { acceptFinalOutcomes, NO_FINAL_OUTCOME } from './outcomes.ts';
 
 /**
  * Commands to devices (DESIGN.md invariant 4) — the API the maintenance actions build on.
@@ -466,6 +467,7 @@ export class CommandService {
           createdAt: now,
           expiresAt,
           finishedAt: code === null ? null : now,
+          ...NO_FINAL_OUTCOME,
         };
         rows.push(row);
         claims.set(
@@ -626,6 +628,7 @@ export class CommandService {
         if (!row) return null;
         await this.event(tx, row);
         if (row.name === 'apply-config') await this.configOutcome(tx, row);
+        await acceptFinalOutcomes(tx, [row]);
         return row;
       });
     } catch (err) {
@@ -674,6 +677,7 @@ export class CommandService {
       const rows = await tx.select().from(deviceCommands).where(inArray(deviceCommands.id, ids));
       await publishEvents(tx, rows.map(commandEvent));
       for (const row of rows) if (row.name === 'apply-config') await this.configOutcome(tx, row);
+      await acceptFinalOutcomes(tx, rows);
       return rows;
     });
     const byId = new Map(written.map((row) => [row.id, row]));

@@ -28,6 +28,7 @@ import { type BusEvent, publishEvents } from '../events/bus.ts';
 import { isAwayStatus, scheduleAwayChecks } from './away-watchdog.ts';
 import { Batcher, updateRows } from './batch.ts';
 import { isTransientDbError } from './db-retry.ts';
+import { type DeviceChange, settleFinalOutcomes } from './outcomes.ts';
 
 /**
  * Turns what devices publish into rows (DESIGN.md data path: "reported state in PostgreSQL → event
@@ -537,6 +538,7 @@ export class Ingest {
           locked.set(sn, row);
       }
       const events: BusEvent[] = [];
+      const changes: DeviceChange[] = [];
       const rows = items.map(({ sn, message: h, now }) => {
         const current = locked.get(sn)!;
         const info = modelInfo(h.model);
@@ -557,10 +559,12 @@ export class Ingest {
           ...config,
         };
         if (back) pushStatusEvent(events, row, current.status, now);
+        changes.push({ before: current, after: row, hello: true });
         return row;
       });
       await updateRows(tx, devices, 'sn', HELLO_COLUMNS, rows);
       await publishEvents(tx, events);
+      await settleFinalOutcomes(tx, changes, this.now());
       return rows;
     });
   }
@@ -578,6 +582,7 @@ export class Ingest {
       const events: BusEvent[] = [];
       const writes: DeviceRow[] = [];
       const away: string[] = [];
+      const changes: DeviceChange[] = [];
       const results = items.map(({ sn, message: s, now }): DeviceRow | null => {
         const current = locked.get(sn);
         // A state (or a retained last will) of a device that never said hello: wait for its hello.
@@ -629,11 +634,13 @@ export class Ingest {
         writes.push(row);
         if (changed) pushStatusEvent(events, row, current.status, now);
         if (isAwayStatus(row.status) && row.status !== current.status) away.push(sn);
+        changes.push({ before: current, after: row, hello: false });
         return row;
       });
       await updateRows(tx, devices, 'sn', STATE_COLUMNS, writes);
       await scheduleAwayChecks(tx, away, new Date(this.now().getTime() + this.awayDeadlineMs));
       await publishEvents(tx, events);
+      await settleFinalOutcomes(tx, changes, this.now());
       return results;
     });
   }

@@ -1,4 +1,4 @@
-import type { RebootScheduleView } from '@beacon/protocol';
+import { type RebootScheduleView, zonedParts, zonedTimeToUtc } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '../db/client.ts';
@@ -22,23 +22,25 @@ type ScheduleRow = typeof rebootSchedules.$inferSelect;
 
 /**
  * The first instant strictly after `after` that falls on one of `days` (0 Sunday … 6 Saturday) at
- * `time` (HH:MM) in the time zone `timeZone` (minutes east of UTC).
+ * `time` (HH:MM) on the wall clock of `timeZone` (an IANA zone). Days are counted on that clock, so
+ * "Monday 03:00" in Europe/Berlin is 02:00Z in winter and 01:00Z in summer; a time the clocks skip
+ * runs just after the gap (zonedTimeToUtc).
  */
-export function nextRebootAt(days: readonly number[], time: string, timeZone: number, after: Date): Date {
+export function nextRebootAt(days: readonly number[], time: string, timeZone: string, after: Date): Date {
   const [hh, mm] = time.split(':').map(Number);
-  const offsetMs = timeZone * 60_000;
-  const local = new Date(after.getTime() + offsetMs);
-  for (let d = 0; d <= 7; d++) {
-    const candidateLocal = Date.UTC(
-      local.getUTCFullYear(),
-      local.getUTCMonth(),
-      local.getUTCDate() + d,
-      hh,
-      mm,
-    );
-    const weekday = new Date(candidateLocal).getUTCDay();
-    const utc = candidateLocal - offsetMs;
-    if (days.includes(weekday) && utc > after.getTime()) return new Date(utc);
+  const today = zonedParts(after, timeZone);
+  for (let d = 0; d <= 8; d++) {
+    // Calendar arithmetic on a UTC date: the local date d days on, whatever the offsets between.
+    const date = new Date(Date.UTC(today.year, today.month - 1, today.day + d));
+    if (!days.includes(date.getUTCDay())) continue;
+    const at = zonedTimeToUtc(timeZone, {
+      year: date.getUTCFullYear(),
+      month: date.getUTCMonth() + 1,
+      day: date.getUTCDate(),
+      hour: hh!,
+      minute: mm!,
+    });
+    if (at.getTime() > after.getTime()) return at;
   }
   throw new Error('no day in the schedule');
 }
@@ -61,7 +63,7 @@ export async function findSchedule(db: DbOrTx, sn: string): Promise<ScheduleRow 
 /** Saves (or replaces) a device's schedule and its job, inside the caller's transaction. */
 export async function saveSchedule(
   tx: DbOrTx,
-  input: { sn: string; projectId: number; days: number[]; time: string; timeZone: number; accountId: number },
+  input: { sn: string; projectId: number; days: number[]; time: string; timeZone: string; accountId: number },
   now: Date,
 ): Promise<{ before: ScheduleRow | null; after: ScheduleRow }> {
   const before = await findSchedule(tx, input.sn);

@@ -31,6 +31,7 @@ import type { Deps } from '../deps.ts';
 import { publishEvents } from '../events/bus.ts';
 import { insertRows } from '../gateway/batch.ts';
 import { COMMAND_COLUMNS, type CommandActor, type CommandOutcome } from '../gateway/commands.ts';
+import { finalOutcomeOf } from '../gateway/outcomes.ts';
 import { loadProjectAccess, requireWritable } from '../projects/access.ts';
 import { shouldDisplaceRemoteSession } from '../sharing/rules.ts';
 import { downloadUrl, findFirmware } from './firmware.ts';
@@ -487,7 +488,7 @@ function stripSecrets(data: Record<string, unknown>): Record<string, unknown> {
 async function applySchedule(
   deps: Deps,
   caller: Caller,
-  timeZone: number,
+  timeZone: string,
   device: DeviceRow,
   params: Record<string, unknown>,
 ): Promise<ActionResultView> {
@@ -692,6 +693,7 @@ export async function maintenanceView(
         account: c.accountName,
         createdAt: c.createdAt.toISOString(),
         finishedAt: c.finishedAt?.toISOString() ?? null,
+        final: finalOutcomeOf(c),
       }),
     ),
   };

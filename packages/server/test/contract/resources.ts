@@ -103,12 +103,13 @@ const projectResource: ContractResource = {
       pattern: '/api/v1/projects/:id',
       access: 'write',
       path: (c) => `/projects/${c.projectId}`,
-      body: () => ({ location: 'Contract City', timeZone: 60 }),
+      body: () => ({ location: 'Contract City', timeZone: 'Europe/Berlin' }),
       invalid: [
         { label: 'a netMode change', body: { netMode: 1 }, code: 16 },
         { label: 'a name with a space', body: { name: 'a b' }, code: 16 },
         { label: 'an unknown scenario', body: { scenario: 'casino' }, code: 16 },
         { label: 'a time zone off the 15-minute grid', body: { timeZone: 7 }, code: 16 },
+        { label: 'a time zone not in the IANA list', body: { timeZone: 'Mars/Olympus_Mons' }, code: 16 },
       ],
     },
     {
@@ -365,6 +366,12 @@ const deviceResource: ContractResource = {
       pattern: '/api/v1/projects/:id/devices/:sn/commands',
       access: 'read',
       path: (c) => `/projects/${c.projectId}/devices/${c.fixture.bound}/commands`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/commands',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/commands?ids=00000000-0000-4000-8000-000000000000`,
     },
   ],
 };

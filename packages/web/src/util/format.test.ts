@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkImageFile, formatGmtOffset, timeZoneOptions } from './format.ts';
+import { checkImageFile, formatGmtOffset } from './format.ts';
 
 describe('formatters', () => {
   it('formats GMT offsets', () => {
@@ -7,12 +7,6 @@ describe('formatters', () => {
     expect(formatGmtOffset(-210)).toBe('GMT-03:30');
     expect(formatGmtOffset(0)).toBe('GMT+00:00');
     expect(formatGmtOffset(345)).toBe('GMT+05:45');
-  });
-  it('offers time zones in 15-minute steps', () => {
-    const opts = timeZoneOptions();
-    expect(opts[0]!.label).toBe('GMT-12:00');
-    expect(opts.at(-1)!.label).toBe('GMT+14:00');
-    expect(opts).toHaveLength((840 + 720) / 15 + 1);
   });
   it('checks avatar images before upload', () => {
     expect(checkImageFile({ name: 'a.PNG', size: 100 })).toBeNull();

@@ -1,14 +1,8 @@
-import { formatGmtOffset } from '@beacon/protocol';
+import { formatGmtOffset, formatTimeZone } from '@beacon/protocol';
 
-export { formatGmtOffset };
+export { formatGmtOffset, formatTimeZone };
 
-/** All offsets from GMT-12:00 to GMT+14:00 in 15-minute steps. */
-export function timeZoneOptions(min = -720, max = 840): { value: number; label: string }[] {
-  const out: { value: number; label: string }[] = [];
-  for (let m = min; m <= max; m += 15) out.push({ value: m, label: formatGmtOffset(m) });
-  return out;
-}
-
+/** In the browser's zone: for the account's own times (device times use the project's: useProjectTime). */
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '';
   const d = new Date(iso);

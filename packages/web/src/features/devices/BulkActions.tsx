@@ -1,13 +1,22 @@
 import { DownOutlined } from '@ant-design/icons';
-import { ACTION_SECONDS, type ActionResultView, type DeviceView } from '@beacon/protocol';
-import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, type ButtonProps, Dropdown, Form, Modal, Select, Space, Table, Tag } from 'antd';
+import {
+  ACTION_SECONDS,
+  type ActionResultView,
+  type CommandView,
+  type DeviceView,
+  FOLLOWED_COMMANDS,
+} from '@beacon/protocol';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, type ButtonProps, Dropdown, Form, Modal, Select, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EnterSubmits } from '../../forms/EnterSubmits.tsx';
 import { errorText, showError } from '../../state/feedback.ts';
 import { withLoadState } from '../../state/store.ts';
+import { useProjectTime } from '../projects/useProjectTime.ts';
 import { devicesApi, devicesKey } from './api.ts';
+import { CommandResult } from './CommandResult.tsx';
+import { commandStage, countStages, shownResult } from './commandStage.ts';
 import { useActionConfirm } from './confirm.tsx';
 import {
   BULK_SPECS,
@@ -116,6 +125,7 @@ export function BulkActions({
         </Button>
       </Dropdown>
       <BulkFormModal
+        projectId={projectId}
         spec={formSpec}
         selected={selected}
         writable={writable}
@@ -127,7 +137,7 @@ export function BulkActions({
           else void run(spec, params);
         }}
       />
-      <BulkResultsModal run={done} names={names} onClose={() => setDone(null)} />
+      <BulkResultsModal projectId={projectId} run={done} names={names} onClose={() => setDone(null)} />
     </>
   );
 }
@@ -165,12 +175,14 @@ function RefusedNote({
 
 /** Parameters of a bulk upgrade (one version for one model) or a scheduled reboot. */
 function BulkFormModal({
+  projectId,
   spec,
   selected,
   writable,
   onClose,
   onSubmit,
 }: {
+  projectId: number;
   spec: BulkSpec | null;
   selected: DeviceView[];
   writable: boolean;
@@ -179,6 +191,7 @@ function BulkFormModal({
 }) {
   const { t } = useTranslation();
   const [form] = Form.useForm();
+  const { zone } = useProjectTime(projectId);
   const choice = spec?.form === 'upgrade' ? upgradeChoice(selected) : null;
   const blocked = choice !== null && !choice.ok;
 
@@ -226,25 +239,53 @@ function BulkFormModal({
             />
           </Form.Item>
         ) : null}
-        {spec?.form === 'reboot-schedule' ? <ScheduleFields /> : null}
+        {spec?.form === 'reboot-schedule' ? <ScheduleFields zone={zone} /> : null}
         <EnterSubmits />
       </Form>
     </Modal>
   );
 }
 
+/**
+ * The accepted commands of a followed action (reboot, reset, upgrade), read again whenever a live
+ * event of the project arrives: the key sits under devicesKey, which useLiveDeviceEvents refreshes.
+ */
+function useFollowedCommands(projectId: number, run: BulkRun | null): Map<string, CommandView> | null {
+  const followed = run !== null && FOLLOWED_COMMANDS.includes(run.spec.action);
+  const ids = followed ? run.results.filter((r) => r.code === 0 && r.commandId).map((r) => r.commandId!) : [];
+  const commands = useQuery({
+    queryKey: [...devicesKey(projectId), 'commands', ids],
+    queryFn: () => devicesApi.commands(projectId, ids),
+    enabled: ids.length > 0,
+  });
+  if (!followed) return null;
+  return new Map((commands.data ?? []).map((c) => [c.id, c]));
+}
+
 /** Every device's result of a bulk call, with the count of each failure. */
 function BulkResultsModal({
+  projectId,
   run,
   names,
   onClose,
 }: {
+  projectId: number;
   run: BulkRun | null;
   names: ReadonlyMap<string, string>;
   onClose(): void;
 }) {
   const { t } = useTranslation();
   const summary = summarizeResults(run?.results ?? []);
+  const commands = useFollowedCommands(projectId, run);
+  // A reboot, reset or upgrade the device accepted is "accepted" until its final outcome arrives.
+  const shownOf = (r: ActionResultView) =>
+    shownResult(
+      r,
+      run?.spec.action ?? '',
+      commands !== null,
+      r.commandId ? commands?.get(r.commandId) : undefined,
+    );
+  const follow = countStages((run?.results ?? []).map((r) => commandStage(shownOf(r))));
   return (
     <Modal
       open={run !== null}
@@ -257,11 +298,27 @@ function BulkResultsModal({
       width={640}
     >
       <Alert
-        type={summary.failed === 0 ? 'success' : summary.succeeded === 0 ? 'error' : 'warning'}
+        type={
+          commands
+            ? follow.failed > 0
+              ? 'warning'
+              : follow.pending > 0
+                ? 'info'
+                : 'success'
+            : summary.failed === 0
+              ? 'success'
+              : summary.succeeded === 0
+                ? 'error'
+                : 'warning'
+        }
         showIcon
         style={{ marginBottom: 12 }}
         data-testid="bulk-summary"
-        title={t('devices.bulkSummary', { succeeded: summary.succeeded, failed: summary.failed })}
+        title={
+          commands
+            ? t('devices.bulkFollow', follow)
+            : t('devices.bulkSummary', { succeeded: summary.succeeded, failed: summary.failed })
+        }
         description={
           summary.failures.length > 0 ? (
             <ul style={{ margin: 0, paddingInlineStart: 18 }}>
@@ -286,12 +343,7 @@ function BulkResultsModal({
           {
             key: 'code',
             title: t('devices.result'),
-            render: (_, r) =>
-              r.code === 0 ? (
-                <Tag color="green">{t('devices.resultOk')}</Tag>
-              ) : (
-                <Tag color="red">{`${r.code}: ${r.message ?? ''}`}</Tag>
-              ),
+            render: (_, r) => <CommandResult command={shownOf(r)} />,
           },
         ]}
       />

@@ -4,7 +4,8 @@ import {
   type CommandView,
   DEVICE_NAME_MAX,
   type DeviceView,
-  formatGmtOffset,
+  FOLLOWED_COMMANDS,
+  formatTimeZone,
   type MaintenanceAction,
   modelInfo,
   RESTART_ACTIONS,
@@ -40,8 +41,9 @@ import { EnterSubmits } from '../../forms/EnterSubmits.tsx';
 import { useFormSubmit } from '../../forms/useFormSubmit.ts';
 import { errorText, showError, showSuccess } from '../../state/feedback.ts';
 import { withLoadState } from '../../state/store.ts';
-import { formatDateTime } from '../../util/format.ts';
+import { useProjectTime } from '../projects/useProjectTime.ts';
 import { deviceKey, devicesApi, devicesKey, listByModel, maintenanceKey } from './api.ts';
+import { CommandResult } from './CommandResult.tsx';
 import { useActionConfirm } from './confirm.tsx';
 import { blockReason, capabilitiesOf, scheduleParams } from './rules.ts';
 import { ScheduleFields } from './ScheduleFields.tsx';
@@ -76,6 +78,7 @@ export function DeviceDrawer({ projectId, sn, writable, onClose }: Props) {
   const [formAction, setFormAction] = useState<FormAction | null>(null);
   const [editOpen, setEditOpen] = useState(false);
   const [remoteUrl, setRemoteUrl] = useState<string | null>(null);
+  const time = useProjectTime(projectId);
 
   const detail = useQuery({
     queryKey: deviceKey(projectId, sn),
@@ -111,6 +114,9 @@ export function DeviceDrawer({ projectId, sn, writable, onClose }: Props) {
         const failed = results.filter((r) => r.code !== 0);
         if (failed.length) showError(failed.map((r) => `${r.sn}: ${r.code} ${r.message ?? ''}`).join('; '));
         else showSuccess(t('devices.actionDone'));
+      } else if (result.code === 0 && FOLLOWED_COMMANDS.includes(action)) {
+        // The device only accepted it: the command history follows it to its final outcome.
+        showSuccess(t('devices.actionAccepted'));
       } else showSuccess(t('devices.actionDone'));
       refresh();
       return true;
@@ -247,9 +253,7 @@ export function DeviceDrawer({ projectId, sn, writable, onClose }: Props) {
                 {t(`devices.configStatus.${d.configStatus}`)}
               </Tag>
             </Descriptions.Item>
-            <Descriptions.Item label={t('devices.lastSeen')}>
-              {formatDateTime(d.lastSeenAt)}
-            </Descriptions.Item>
+            <Descriptions.Item label={t('devices.lastSeen')}>{time.format(d.lastSeenAt)}</Descriptions.Item>
           </Descriptions>
 
           <Divider titlePlacement="start">{t('devices.actions')}</Divider>
@@ -305,8 +309,8 @@ export function DeviceDrawer({ projectId, sn, writable, onClose }: Props) {
               ? t('devices.scheduleSummary', {
                   days: m.schedule.days.map((x) => t(`devices.day.${x}`)).join(', '),
                   time: m.schedule.time,
-                  zone: formatGmtOffset(m.schedule.timeZone),
-                  next: formatDateTime(m.schedule.nextRunAt),
+                  zone: formatTimeZone(m.schedule.timeZone),
+                  next: time.format(m.schedule.nextRunAt),
                 })
               : t('devices.scheduleNone')}
           </span>
@@ -318,21 +322,16 @@ export function DeviceDrawer({ projectId, sn, writable, onClose }: Props) {
             pagination={false}
             dataSource={m?.commands ?? []}
             data-testid="device-commands"
+            onRow={(c) => ({ 'data-testid': `device-command-${c.name}` }) as object}
             columns={[
               { key: 'name', dataIndex: 'name', title: t('devices.command') },
               {
                 key: 'state',
                 title: t('devices.result'),
-                render: (_, c) => (
-                  <Tag color={c.state === 'success' ? 'green' : c.state === 'sent' ? 'blue' : 'red'}>
-                    {c.state === 'success' || c.state === 'sent'
-                      ? t(`devices.commandState.${c.state}`)
-                      : `${c.code ?? ''} ${c.message ?? ''}`}
-                  </Tag>
-                ),
+                render: (_, c) => <CommandResult command={c} />,
               },
               { key: 'account', dataIndex: 'account', title: t('devices.by') },
-              { key: 'at', title: t('devices.at'), render: (_, c) => formatDateTime(c.createdAt) },
+              { key: 'at', title: t('devices.at'), render: (_, c) => time.format(c.createdAt) },
             ]}
           />
 
@@ -461,6 +460,7 @@ function ActionFormModal({
   const [form] = Form.useForm();
   const { busy: uploading, run } = useFormSubmit();
   const [image, setImage] = useState<{ id: number; version: string; fileName: string } | null>(null);
+  const { zone } = useProjectTime(projectId);
   // Copy configuration: every other device of the same model in the project, not only this page.
   const sameModel = useQuery({
     queryKey: ['devices', projectId, 'model', device.model],
@@ -588,7 +588,7 @@ function ActionFormModal({
             </Form.Item>
           </>
         ) : null}
-        {action === 'reboot-schedule' ? <ScheduleFields /> : null}
+        {action === 'reboot-schedule' ? <ScheduleFields zone={zone} /> : null}
         {action === 'rate-limit' ? (
           <>
             <Form.Item

@@ -1,14 +1,16 @@
-import type {
-  ActionResultView,
-  AddDeviceBody,
-  BulkActionView,
-  DeviceDetailView,
-  DeviceView,
-  FirmwareView,
-  ImportResultView,
-  MaintenanceAction,
-  MaintenanceView,
-  UpdateDeviceBody,
+import {
+  type ActionResultView,
+  type AddDeviceBody,
+  type BulkActionView,
+  COMMAND_IDS_MAX,
+  type CommandView,
+  type DeviceDetailView,
+  type DeviceView,
+  type FirmwareView,
+  type ImportResultView,
+  type MaintenanceAction,
+  type MaintenanceView,
+  type UpdateDeviceBody,
 } from '@beacon/protocol';
 import { client, type Paged } from '../../api/index.ts';
 
@@ -52,6 +54,17 @@ export const devicesApi = {
     client.post<ActionResultView>(`/projects/${projectId}/devices/${sn}/actions/${action}`, params),
   bulk: (projectId: number, action: MaintenanceAction, sns: string[], params: Record<string, unknown> = {}) =>
     client.post<BulkActionView>(`/projects/${projectId}/devices/actions/${action}`, { sns, params }),
+  /** Commands by id (a bulk action's), COMMAND_IDS_MAX per request. */
+  commands: async (projectId: number, ids: readonly string[]): Promise<CommandView[]> => {
+    const chunks: string[][] = [];
+    for (let i = 0; i < ids.length; i += COMMAND_IDS_MAX) chunks.push(ids.slice(i, i + COMMAND_IDS_MAX));
+    const pages = await Promise.all(
+      chunks.map((chunk) =>
+        client.get<CommandView[]>(`/projects/${projectId}/commands`, { query: { ids: chunk.join(',') } }),
+      ),
+    );
+    return pages.flat();
+  },
   uploadFirmware: (projectId: number, file: File) => {
     const form = new FormData();
     form.append('file', file, file.name);

@@ -1,8 +1,9 @@
 import {
   CreateProjectBody,
-  DEFAULT_TIME_ZONE_MINUTES,
+  DEFAULT_TIME_ZONE,
   NetMode,
   type ProjectView,
+  timeZoneChoices,
   UpdateProjectBody,
 } from '@beacon/protocol';
 import { useQueryClient } from '@tanstack/react-query';
@@ -15,7 +16,6 @@ import { blanks, parseForm } from '../../forms/zodForm.ts';
 import { currentProject, selectProject } from '../../session/currentProject.ts';
 import { showSuccess } from '../../state/feedback.ts';
 import { withLoadState } from '../../state/store.ts';
-import { timeZoneOptions } from '../../util/format.ts';
 import { ScenarioSelect } from './ScenarioSelect.tsx';
 
 /** A neutral preset so a project can be created with just a name. */
@@ -27,7 +27,7 @@ interface FormValues {
   scenario?: string;
   location: string;
   address: string;
-  timeZone: number;
+  timeZone: string;
 }
 
 /** Create (project === null) or edit a project. */
@@ -46,7 +46,8 @@ export function ProjectFormModal({
   const [form] = Form.useForm<FormValues>();
   const queryClient = useQueryClient();
   const { busy, run } = useFormSubmit(form);
-  const tzOptions = useMemo(() => timeZoneOptions(), []);
+  // Labels carry today's offset (SPEC.md §9); the search matches a city or an offset such as "+08".
+  const tzOptions = useMemo(() => timeZoneChoices(new Date(), project?.timeZone), [project?.timeZone]);
   const editing = project !== null;
 
   useEffect(() => {
@@ -68,7 +69,7 @@ export function ProjectFormModal({
             scenario: DEFAULT_SCENARIO,
             location: '',
             address: '',
-            timeZone: DEFAULT_TIME_ZONE_MINUTES,
+            timeZone: DEFAULT_TIME_ZONE,
           },
     );
   }, [open, project, form]);
@@ -178,6 +179,7 @@ export function ProjectFormModal({
           <Select
             options={tzOptions}
             showSearch={{ optionFilterProp: 'label' }}
+            virtual
             data-testid="project-form-timezone"
           />
         </Form.Item>

@@ -16,7 +16,7 @@ import { PageTitle } from '../../layout/PageTitle.tsx';
 import { currentProject, selectProject } from '../../session/currentProject.ts';
 import { errorText, showError, showSuccess } from '../../state/feedback.ts';
 import { withLoadState } from '../../state/store.ts';
-import { formatDateTime, formatGmtOffset } from '../../util/format.ts';
+import { formatDateTime, formatTimeZone } from '../../util/format.ts';
 import { PendingOffers } from '../sharing/PendingOffers.tsx';
 import { propertyKey } from './labels.ts';
 import { ProjectFormModal } from './ProjectFormModal.tsx';
@@ -111,7 +111,7 @@ export function ProjectListPage() {
       title: t('project.timeZone'),
       dataIndex: 'timeZone',
       key: 'timeZone',
-      render: (m: number) => formatGmtOffset(m),
+      render: (zone: string) => formatTimeZone(zone),
     },
     {
       title: t('project.property'),

@@ -1,5 +1,5 @@
 import { EditOutlined, FundProjectionScreenOutlined, UnorderedListOutlined } from '@ant-design/icons';
-import type { AuditView } from '@beacon/protocol';
+import { type AuditView, formatDateTimeInZone } from '@beacon/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Col, Descriptions, Empty, Row, Skeleton, Table, Tag, Tooltip } from 'antd';
 import { useEffect, useRef, useState } from 'react';
@@ -11,7 +11,7 @@ import { useKeyboardScroll } from '../../components/useKeyboardScroll.ts';
 import { PageTitle } from '../../layout/PageTitle.tsx';
 import { ProjectTags, SWITCHER_QUERY } from '../../layout/ProjectSwitcher.tsx';
 import { selectProject, useCurrentProject } from '../../session/currentProject.ts';
-import { formatDateTime, formatGmtOffset } from '../../util/format.ts';
+import { formatDateTime, formatTimeZone } from '../../util/format.ts';
 import { devicesApi } from '../devices/api.ts';
 import { PendingOffers } from '../sharing/PendingOffers.tsx';
 import { auditActionKey, auditEntityKey, auditSubject } from './auditText.ts';
@@ -130,7 +130,7 @@ export function ProjectPreviewPage() {
                   {p.address || t('common.none')}
                 </Descriptions.Item>
                 <Descriptions.Item label={t('project.timeZone')}>
-                  {formatGmtOffset(p.timeZone)}
+                  {formatTimeZone(p.timeZone)}
                 </Descriptions.Item>
                 <Descriptions.Item label={t('project.right')}>{t(rightKey(p))}</Descriptions.Item>
                 <Descriptions.Item label={t('project.property')}>
@@ -167,7 +167,12 @@ export function ProjectPreviewPage() {
                   title: t('project.logTime'),
                   dataIndex: 'at',
                   key: 'at',
-                  render: (s: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(s)}</span>,
+                  // The project's activity on its own clock (SPEC.md §3 time zone), not the browser's.
+                  render: (s: string) => (
+                    <span style={{ whiteSpace: 'nowrap' }}>
+                      {p ? formatDateTimeInZone(s, p.timeZone) : formatDateTime(s)}
+                    </span>
+                  ),
                   width: 150,
                 },
                 { title: t('project.logAccount'), dataIndex: 'account', key: 'account', ellipsis: true },
