@@ -24,7 +24,14 @@ import { uploadedBytes } from '../http/upload.ts';
 import { loadProjectAccess, requireWritable } from '../projects/access.ts';
 import { checkFirmware, FIRMWARE_META, firmwareView, verifyDownload } from './firmware.ts';
 import { closeRemoteSession, remoteSessionLapse } from './remote.ts';
-import { type Caller, maintenanceView, runAction } from './service.ts';
+import {
+  outsideDevicePage,
+  proxiedLocation,
+  proxyTarget,
+  REMOTE_PAGE_CSP,
+  rawRemainder,
+} from './remote-proxy.ts';
+import { type Caller, maintenanceView, remotePath, runAction } from './service.ts';
 
 const tags = ['maintenance'];
 const ProjectParams = z.object({ id: z.coerce.number().int().positive() });
@@ -208,24 +215,41 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
       await closeRemoteSession(deps.database.db, session.token, now);
       throw lapse;
     }
-    const rest = request.params['*'] ?? '';
-    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    const raw = rawRemainder(request.url, session.token);
+    const target = raw && proxyTarget(session.deviceUrl, raw.rest, raw.query);
+    if (!target) throw outsideDevicePage();
     let res: Response;
     try {
-      res = await fetch(new URL(rest + query, session.deviceUrl), {
-        headers: { authorization: `Bearer ${session.deviceToken}` },
+      res = await fetch(target, {
+        // Only the device's own token: never the console's cookies or the caller's headers. The
+        // forwarding headers make loopback-only routes (the dev outbox) refuse the request.
+        headers: {
+          authorization: `Bearer ${session.deviceToken}`,
+          'x-forwarded-for': request.ip,
+          forwarded: `for="${request.ip}"`,
+        },
+        redirect: 'manual',
         signal: AbortSignal.timeout(15_000),
       });
     } catch {
       throw new AppError(Codes.REMOTE_LOGIN_TIMEOUT);
     }
     if (res.status === 401) throw new AppError(Codes.REMOTE_LOGIN_TIMEOUT);
+    reply
+      .header('content-security-policy', REMOTE_PAGE_CSP)
+      .header('cache-control', 'no-store')
+      .header('x-robots-tag', 'noindex');
+    if (res.status >= 300 && res.status < 400) {
+      await res.body?.cancel();
+      const location = res.headers.get('location');
+      const to = location && proxiedLocation(session.deviceUrl, location, target, remotePath(session.token));
+      if (!to) throw new AppError(Codes.REMOTE_FAILED, 'The device redirected outside its page');
+      return reply.status(res.status).header('location', to).send();
+    }
     const body = Buffer.from(await res.arrayBuffer());
     return reply
       .status(res.status)
       .type(res.headers.get('content-type') ?? 'application/octet-stream')
-      .header('cache-control', 'no-store')
-      .header('x-robots-tag', 'noindex')
       .send(body);
   };
   const proxySchema = {
