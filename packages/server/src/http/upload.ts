@@ -1,4 +1,6 @@
+import { AppError, Codes } from '@beacon/protocol';
 import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 
 /**
  * The whole content of an uploaded file (`request.file({ limits: { fileSize } })`); a file larger
@@ -18,4 +20,57 @@ export async function uploadedBytes(file: MultipartFile): Promise<Buffer> {
     });
   }
   return bytes;
+}
+
+export interface UploadedFile {
+  filename: string;
+  bytes: Buffer;
+}
+
+export interface UploadRules {
+  maxBytes: number;
+  /** The refusal of a file over `maxBytes` (5017 for images, 5040 otherwise). */
+  tooLarge: () => AppError;
+  /** What the form says when no file was sent ("Choose an image file"). */
+  choose: string;
+}
+
+const formError = (message: string, field = message) =>
+  new AppError(Codes.FORM_DATA, message, { file: field });
+
+/**
+ * The one file of a multipart upload, in the field `file`, checked before anything parses it: a
+ * request that is not multipart, has no boundary, is cut short or malformed, carries no file, a
+ * field instead of it, or more than one part answers 16; an empty file 20; a file over the limit
+ * the rule's code. Nothing here answers 500: every failure while reading the body is the client's.
+ */
+export async function readOneFile(request: FastifyRequest, rules: UploadRules): Promise<UploadedFile> {
+  const contentType = request.headers['content-type'] ?? '';
+  if (!request.isMultipart() || !/;\s*boundary=/i.test(contentType)) {
+    throw formError('Upload the file as multipart/form-data, field "file"', rules.choose);
+  }
+  let found: UploadedFile | undefined;
+  let extra = false;
+  try {
+    // One more file and a few fields than allowed, so that a second part is seen and refused here
+    // rather than silently dropped by the parser.
+    const parts = request.parts({ limits: { fileSize: rules.maxBytes, files: 2, fields: 2, parts: 3 } });
+    for await (const part of parts) {
+      if (part.type === 'file' && part.fieldname === 'file' && !found) {
+        found = { filename: part.filename, bytes: await uploadedBytes(part) };
+      } else {
+        extra = true;
+        if (part.type === 'file') part.file.resume();
+      }
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw rules.tooLarge();
+    throw formError('The upload could not be read', rules.choose);
+  }
+  if (!found) throw formError(rules.choose);
+  if (extra) throw formError('Send one file, in the field "file"', rules.choose);
+  if (found.bytes.length === 0)
+    throw new AppError(Codes.FILE, 'The file is empty', { file: 'The file is empty' });
+  return found;
 }

@@ -20,7 +20,7 @@ import { firmwareImages, remoteSessions } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
-import { uploadedBytes } from '../http/upload.ts';
+import { readOneFile } from '../http/upload.ts';
 import { loadProjectAccess, requireWritable } from '../projects/access.ts';
 import { checkFirmware, FIRMWARE_META, firmwareView, verifyDownload } from './firmware.ts';
 import { closeRemoteSession, remoteSessionLapse } from './remote.ts';
@@ -144,26 +144,18 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
       const who = caller(request);
       const projectId = request.params.id;
       requireWritable(await loadProjectAccess(deps.database.db, who, projectId, { now: deps.now() }));
-      const file = await request.file({ limits: { fileSize: LIMITS.FIRMWARE_MAX_BYTES, files: 1 } });
-      if (file?.fieldname !== 'file') {
-        throw new AppError(Codes.FORM_DATA, 'Choose a firmware file', { file: 'Choose a firmware file' });
-      }
-      let bytes: Buffer;
-      try {
-        bytes = await uploadedBytes(file);
-      } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new AppError(Codes.FILE_TOO_LARGE, 'The firmware must be at most 40 MB');
-        }
-        throw err;
-      }
-      const checked = checkFirmware(file.filename, bytes);
+      const { filename, bytes } = await readOneFile(request, {
+        maxBytes: LIMITS.FIRMWARE_MAX_BYTES,
+        tooLarge: () => new AppError(Codes.FILE_TOO_LARGE, 'The firmware must be at most 40 MB'),
+        choose: 'Choose a firmware file',
+      });
+      const checked = checkFirmware(filename, bytes);
       const row = await deps.database.db.transaction(async (tx) => {
         const [inserted] = await tx
           .insert(firmwareImages)
           .values({
             projectId,
-            fileName: file.filename,
+            fileName: filename,
             data: bytes,
             accountId: who.accountId,
             createdAt: deps.now(),
