@@ -106,6 +106,22 @@ beforeAll(async () => {
       res.end();
       return true;
     }
+    if (req.url === '/ui/huge') {
+      // 17 MB, more than a device page may be, in 1 MB pieces.
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const piece = Buffer.alloc(1 << 20, 97);
+      let left = 17;
+      const more = () => {
+        while (left > 0) {
+          left -= 1;
+          if (!res.write(piece)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      res.on('error', () => {});
+      more();
+      return true;
+    }
     if (req.url === '/ui/in') {
       res.writeHead(302, { location: '/ui/next?x=1' });
       res.end();
@@ -214,6 +230,11 @@ describe('the proxy reaches only the device page', () => {
     const inside = await rawGet(server, `/api/v1/remote/${token}/in`, owner.client.cookieToken);
     expect(inside.status).toBe(302);
     expect(inside.headers.location).toBe(`/api/v1/remote/${token}/next?x=1`);
+  });
+
+  it('a device answer larger than a page may be is refused with 320', async () => {
+    const res = await rawGet(server, `/api/v1/remote/${token}/huge`, owner.client.cookieToken);
+    expect({ status: res.status, code: codeOf(res.body) }).toEqual({ status: 502, code: 320 });
   });
 
   it("the console's own loopback routes stay out of reach (the reported attack on the dev outbox)", async () => {

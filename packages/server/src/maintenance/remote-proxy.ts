@@ -75,6 +75,28 @@ export function rawRemainder(url: string, token: string): { rest: string; query:
   return { rest: path.slice(at + marker.length), query: q < 0 ? '' : url.slice(q) };
 }
 
+/** A device's local page is small; a device streaming more must not fill the server's memory. */
+export const DEVICE_PAGE_MAX_BYTES = 16 * 1024 * 1024;
+
+/** The answer's body, or null (the rest cancelled) once it passes DEVICE_PAGE_MAX_BYTES. */
+export async function devicePageBody(res: Response): Promise<Buffer | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (!res.body) return Buffer.alloc(0);
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > DEVICE_PAGE_MAX_BYTES) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
 /**
  * The device's page runs in a sandbox with an opaque origin: its scripts cannot read or send the
  * console's cookies, call the API as the signed-in account, or frame the console.

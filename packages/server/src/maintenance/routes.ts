@@ -25,6 +25,7 @@ import { loadProjectAccess, requireWritable } from '../projects/access.ts';
 import { checkFirmware, FIRMWARE_META, firmwareView, verifyDownload } from './firmware.ts';
 import { closeRemoteSession, remoteSessionLapse } from './remote.ts';
 import {
+  devicePageBody,
   outsideDevicePage,
   proxiedLocation,
   proxyTarget,
@@ -238,7 +239,8 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
       if (!to) throw new AppError(Codes.REMOTE_FAILED, 'The device redirected outside its page');
       return reply.status(res.status).header('location', to).send();
     }
-    const body = Buffer.from(await res.arrayBuffer());
+    const body = await devicePageBody(res);
+    if (!body) throw new AppError(Codes.REMOTE_FAILED, 'The device page is too large');
     return reply
       .status(res.status)
       .type(res.headers.get('content-type') ?? 'application/octet-stream')
