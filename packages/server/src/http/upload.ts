@@ -11,7 +11,7 @@ import type { FastifyRequest } from 'fastify';
  * `truncated`, and `toBuffer()` returns the first `fileSize` bytes as if they were the whole file.
  * How the network splits the request body decides it (account.test.ts forces that split).
  */
-export async function uploadedBytes(file: MultipartFile): Promise<Buffer> {
+async function uploadedBytes(file: MultipartFile): Promise<Buffer> {
   const bytes = await file.toBuffer();
   if (file.file.truncated) {
     throw Object.assign(new Error('request file too large'), {

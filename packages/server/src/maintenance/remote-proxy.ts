@@ -32,7 +32,8 @@ export function proxyTarget(deviceUrl: string, rawRest: string, rawQuery: string
   if (rawRest.split('/').some((s) => s === '.' || s === '..')) return null;
   let target: URL;
   try {
-    target = new URL(rawRest + rawQuery, base);
+    // The session's own address is the page the device named; anything else is under its directory.
+    target = new URL(rawRest + rawQuery, rawRest === '' ? deviceUrl : base);
   } catch {
     return null;
   }
