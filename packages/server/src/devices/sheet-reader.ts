@@ -26,18 +26,30 @@ const limits = {
 
 // Workers stay warm between imports (starting one and loading SheetJS costs more than reading a
 // 500-row sheet); one that failed, ran out of memory or missed its deadline is replaced.
+const live = new Set<Worker>();
 const idle: Worker[] = [];
 const idleTimers = new Map<Worker, NodeJS.Timeout>();
-let live = 0;
 const waiting: Array<() => void> = [];
+
+/** Forgets a worker that is gone (ended, crashed, or retired) and lets a waiting import start one. */
+function forget(worker: Worker): void {
+  if (!live.delete(worker)) return;
+  const at = idle.indexOf(worker);
+  if (at >= 0) idle.splice(at, 1);
+  clearTimeout(idleTimers.get(worker));
+  idleTimers.delete(worker);
+  waiting.shift()?.();
+}
 
 function spawn(): Worker {
   const worker = new Worker(WORKER, {
     workerData: limits,
     resourceLimits: { maxOldGenerationSizeMb: HEAP_MB, maxYoungGenerationSizeMb: 32 },
   });
-  // An unexpected exit is handled by the job that is running; one while idle needs no answer.
+  live.add(worker);
+  // A failure during a job is answered by that job; one while idle only removes the worker.
   worker.on('error', () => {});
+  worker.on('exit', () => forget(worker));
   return worker;
 }
 
@@ -50,33 +62,27 @@ async function acquire(): Promise<Worker> {
       worker.ref();
       return worker;
     }
-    if (live < PARALLEL) {
-      live += 1;
-      return spawn();
-    }
+    if (live.size < PARALLEL) return spawn();
     await new Promise<void>((resolve) => waiting.push(resolve));
   }
 }
 
 function release(worker: Worker): void {
+  if (!live.has(worker)) return;
   // An idle worker does not keep the process alive, and ends after a while without imports.
   worker.unref();
   idle.push(worker);
   idleTimers.set(
     worker,
-    setTimeout(() => {
-      idle.splice(idle.indexOf(worker), 1);
-      idleTimers.delete(worker);
-      retire(worker);
-    }, IDLE_MS).unref(),
+    setTimeout(() => retire(worker), IDLE_MS),
   );
+  idleTimers.get(worker)?.unref();
   waiting.shift()?.();
 }
 
 function retire(worker: Worker): void {
-  live -= 1;
+  forget(worker);
   void worker.terminate();
-  waiting.shift()?.();
 }
 
 export async function readSheet(bytes: Buffer): Promise<SheetRead> {
