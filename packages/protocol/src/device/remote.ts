@@ -33,6 +33,14 @@ function unroutableV6(host: string): boolean {
 }
 
 /**
+ * An address the proxy never connects to, whatever name led to it (0.0.0.0/8, link-local with the
+ * cloud metadata service, multicast, broadcast, ::, IPv6 link-local and multicast).
+ */
+export function isUnroutableAddress(address: string): boolean {
+  return address.includes(':') ? unroutableV6(address) : unroutableV4(address);
+}
+
+/**
  * A device's remote page address: http or https, no credentials, no query or fragment, a host
  * that names a machine (loopback stays allowed: simulated devices serve their page there), at most
  * 2048 characters. Code 5023 otherwise.

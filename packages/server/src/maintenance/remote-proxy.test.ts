@@ -1,5 +1,6 @@
+import type dns from 'node:dns';
 import { describe, expect, it } from 'vitest';
-import { proxiedLocation, proxyTarget, rawRemainder } from './remote-proxy.ts';
+import { guardedLookup, proxiedLocation, proxyTarget, rawRemainder } from './remote-proxy.ts';
 
 const page = 'http://127.0.0.1:8081/ui/index.html';
 const target = (rest: string, query = '') => proxyTarget(page, rest, query)?.href ?? null;
@@ -48,5 +49,36 @@ describe('what the remote proxy may reach', () => {
     expect(proxiedLocation(page, '../next?x=1', from, '/api/v1/remote/T/')).toBe('/api/v1/remote/T/next?x=1');
     expect(proxiedLocation(page, 'http://127.0.0.1:8081/admin', from, '/api/v1/remote/T/')).toBeNull();
     expect(proxiedLocation(page, '//evil.test/', from, '/api/v1/remote/T/')).toBeNull();
+  });
+});
+
+describe('the lookup the proxy connects with', () => {
+  /** A resolver answering fixed addresses, standing in for DNS. */
+  const resolver = (addresses: string[]) =>
+    ((_host: string, _options: unknown, callback: (e: null, a: dns.LookupAddress[]) => void) =>
+      callback(
+        null,
+        addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+      )) as unknown as typeof dns.lookup;
+
+  const lookup = (addresses: string[], all: boolean) =>
+    new Promise<{ err: NodeJS.ErrnoException | null; result: unknown }>((resolve) =>
+      guardedLookup(resolver(addresses))('device.example', { all }, (err, result) =>
+        resolve({ err, result }),
+      ),
+    );
+
+  it('passes loopback and private addresses on', async () => {
+    expect((await lookup(['127.0.0.1'], false)).result).toBe('127.0.0.1');
+    expect((await lookup(['10.0.0.5', '::1'], true)).result).toEqual([
+      { address: '10.0.0.5', family: 4 },
+      { address: '::1', family: 6 },
+    ]);
+  });
+
+  it('refuses a name that resolves to the metadata service or another unroutable address', async () => {
+    expect((await lookup(['169.254.169.254'], false)).err?.code).toBe('EUNROUTABLE');
+    expect((await lookup(['10.0.0.5', 'fe80::1'], true)).err?.code).toBe('EUNROUTABLE');
+    expect((await lookup(['0.0.0.0'], true)).err?.code).toBe('EUNROUTABLE');
   });
 });

@@ -1,4 +1,14 @@
-import { AppError, Codes, remotePageBase, validateRemoteDeviceUrl } from '@beacon/protocol';
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import {
+  AppError,
+  Codes,
+  isUnroutableAddress,
+  remotePageBase,
+  validateRemoteDeviceUrl,
+} from '@beacon/protocol';
 
 /**
  * What the remote-management proxy may reach: only paths under the page the device named when the
@@ -78,24 +88,75 @@ export function rawRemainder(url: string, token: string): { rest: string; query:
 
 /** A device's local page is small; a device streaming more must not fill the server's memory. */
 export const DEVICE_PAGE_MAX_BYTES = 16 * 1024 * 1024;
+const DEVICE_TIMEOUT_MS = 15_000;
 
-/** The answer's body, or null (the rest cancelled) once it passes DEVICE_PAGE_MAX_BYTES. */
-export async function devicePageBody(res: Response): Promise<Buffer | null> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (!res.body) return Buffer.alloc(0);
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > DEVICE_PAGE_MAX_BYTES) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+type Lookup = typeof dns.lookup;
+
+/**
+ * A DNS lookup that fails for names resolving to an unroutable address (isUnroutableAddress), so
+ * a device naming a host rather than an address cannot lead the proxy to the metadata service.
+ * Address literals are checked when the session opens (validateRemoteDeviceUrl).
+ */
+export function guardedLookup(resolve: Lookup = dns.lookup): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { ...options, all: true }, (err, addresses: dns.LookupAddress[]) => {
+      if (err) return callback(err, '', 0);
+      if (addresses.length === 0 || addresses.some((a) => isUnroutableAddress(a.address))) {
+        const refused = Object.assign(
+          new Error(`${hostname} resolves to an address the proxy does not reach`),
+          {
+            code: 'EUNROUTABLE',
+          },
+        );
+        return callback(refused, '', 0);
+      }
+      if (options.all)
+        return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+}
+
+export interface DeviceAnswer {
+  status: number;
+  contentType: string | undefined;
+  location: string | undefined;
+  /** Null when the answer passed DEVICE_PAGE_MAX_BYTES (the rest is not read). */
+  body: Buffer | null;
+}
+
+/** One GET to the device's page; rejects when it cannot be reached in time. No redirect is followed. */
+export function requestDevicePage(target: URL, headers: Record<string, string>): Promise<DeviceAnswer> {
+  const client = target.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.request(
+      target,
+      { method: 'GET', headers, lookup: guardedLookup(), timeout: DEVICE_TIMEOUT_MS },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const answer = (body: Buffer | null) =>
+          resolve({
+            status: res.statusCode ?? 502,
+            contentType: res.headers['content-type'],
+            location: res.headers.location,
+            body,
+          });
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > DEVICE_PAGE_MAX_BYTES) {
+            req.destroy();
+            answer(null);
+          } else chunks.push(chunk);
+        });
+        res.on('end', () => answer(Buffer.concat(chunks)));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('the device did not answer in time')));
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 /**

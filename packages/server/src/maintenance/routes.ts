@@ -25,12 +25,13 @@ import { loadProjectAccess, requireWritable } from '../projects/access.ts';
 import { checkFirmware, FIRMWARE_META, firmwareView, verifyDownload } from './firmware.ts';
 import { closeRemoteSession, remoteSessionLapse } from './remote.ts';
 import {
-  devicePageBody,
+  type DeviceAnswer,
   outsideDevicePage,
   proxiedLocation,
   proxyTarget,
   REMOTE_PAGE_CSP,
   rawRemainder,
+  requestDevicePage,
 } from './remote-proxy.ts';
 import { type Caller, maintenanceView, remotePath, runAction } from './service.ts';
 
@@ -211,18 +212,14 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
     const raw = rawRemainder(request.url, session.token);
     const target = raw && proxyTarget(session.deviceUrl, raw.rest, raw.query);
     if (!target) throw outsideDevicePage();
-    let res: Response;
+    let res: DeviceAnswer;
     try {
-      res = await fetch(target, {
-        // Only the device's own token: never the console's cookies or the caller's headers. The
-        // forwarding headers make loopback-only routes (the dev outbox) refuse the request.
-        headers: {
-          authorization: `Bearer ${session.deviceToken}`,
-          'x-forwarded-for': request.ip,
-          forwarded: `for="${request.ip}"`,
-        },
-        redirect: 'manual',
-        signal: AbortSignal.timeout(15_000),
+      // Only the device's own token: never the console's cookies or the caller's headers. The
+      // forwarding headers make loopback-only routes (the dev outbox) refuse the request.
+      res = await requestDevicePage(target, {
+        authorization: `Bearer ${session.deviceToken}`,
+        'x-forwarded-for': request.ip,
+        forwarded: `for="${request.ip}"`,
       });
     } catch {
       throw new AppError(Codes.REMOTE_LOGIN_TIMEOUT);
@@ -233,18 +230,16 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
       .header('cache-control', 'no-store')
       .header('x-robots-tag', 'noindex');
     if (res.status >= 300 && res.status < 400) {
-      await res.body?.cancel();
-      const location = res.headers.get('location');
-      const to = location && proxiedLocation(session.deviceUrl, location, target, remotePath(session.token));
+      const to =
+        res.location && proxiedLocation(session.deviceUrl, res.location, target, remotePath(session.token));
       if (!to) throw new AppError(Codes.REMOTE_FAILED, 'The device redirected outside its page');
       return reply.status(res.status).header('location', to).send();
     }
-    const body = await devicePageBody(res);
-    if (!body) throw new AppError(Codes.REMOTE_FAILED, 'The device page is too large');
+    if (!res.body) throw new AppError(Codes.REMOTE_FAILED, 'The device page is too large');
     return reply
       .status(res.status)
-      .type(res.headers.get('content-type') ?? 'application/octet-stream')
-      .send(body);
+      .type(res.contentType ?? 'application/octet-stream')
+      .send(res.body);
   };
   const proxySchema = {
     schema: {
