@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDistance, formatDuration, formatGmtOffset, formatRate } from './format.ts';
+import {
+  echoPrefix,
+  formatBytes,
+  formatDistance,
+  formatDuration,
+  formatGmtOffset,
+  formatRate,
+} from './format.ts';
 
 describe('formatBytes', () => {
   it.each([
@@ -70,4 +77,17 @@ describe('formatDistance', () => {
     [1000, '1 km'],
     [1250, '1.25 km'],
   ])('%d → %s', (m, text) => expect(formatDistance(m)).toBe(text));
+});
+
+describe('echoPrefix', () => {
+  it('keeps short values and cuts long ones to 64 characters and an ellipsis', () => {
+    expect(echoPrefix('SHORT')).toBe('SHORT');
+    expect(echoPrefix('A'.repeat(64))).toBe('A'.repeat(64));
+    expect(echoPrefix('A'.repeat(3_000_000))).toBe(`${'A'.repeat(64)}…`);
+    expect(echoPrefix('abcdef', 3)).toBe('abc…');
+  });
+
+  it('does not split a surrogate pair', () => {
+    expect(echoPrefix(`${'a'.repeat(63)}😀tail`)).toBe(`${'a'.repeat(63)}…`);
+  });
 });
