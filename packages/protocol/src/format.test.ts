@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  echoPrefix,
   formatBytes,
   formatDateTimeInZone,
   formatDistance,
@@ -137,5 +138,18 @@ describe('timeZoneChoices', () => {
     expect(choices[0]!.label.startsWith('(GMT-1')).toBe(true);
     expect(choices.at(-1)!.label).toMatch(/^\(GMT\+1[34]:/);
     expect(timeZoneChoices(at).some((c) => c.value === 'Etc/GMT-8')).toBe(false);
+  });
+});
+
+describe('echoPrefix', () => {
+  it('keeps short values and cuts long ones to 64 characters and an ellipsis', () => {
+    expect(echoPrefix('SHORT')).toBe('SHORT');
+    expect(echoPrefix('A'.repeat(64))).toBe('A'.repeat(64));
+    expect(echoPrefix('A'.repeat(3_000_000))).toBe(`${'A'.repeat(64)}…`);
+    expect(echoPrefix('abcdef', 3)).toBe('abc…');
+  });
+
+  it('does not split a surrogate pair', () => {
+    expect(echoPrefix(`${'a'.repeat(63)}😀tail`)).toBe(`${'a'.repeat(63)}…`);
   });
 });

@@ -123,3 +123,14 @@ export function formatDistance(metres: number): string {
   if (!Number.isFinite(metres) || metres <= 0) return '0 m';
   return metres < 1000 ? `${trim(metres, 0)} m` : `${trim(metres / 1000, 2)} km`;
 }
+
+/**
+ * A caller's value repeated in an answer (an import row's serial number, a field's value): at most
+ * `max` characters and "…", so a multi-megabyte cell is not sent back whole.
+ */
+export function echoPrefix(value: string, max = 64): string {
+  if (value.length <= max) return value;
+  // Do not cut a surrogate pair in two.
+  const end = /[\uD800-\uDBFF]/.test(value[max - 1]) ? max - 1 : max;
+  return `${value.slice(0, end)}…`;
+}

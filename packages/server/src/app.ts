@@ -19,7 +19,7 @@ import type { Deps } from './deps.ts';
 import { devRoutes } from './dev/routes.ts';
 import { deviceRoutes } from './devices/routes.ts';
 import { eventRoutes } from './events/routes.ts';
-import { errorBody, errorHandler } from './http/errors.ts';
+import { clientErrorHandler, errorBody, errorHandler } from './http/errors.ts';
 import { healthCheck } from './http/health.ts';
 import { registerOriginCheck } from './http/origin.ts';
 import { recordRoutes } from './http/route-registry.ts';
@@ -55,6 +55,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
     requestIdHeader: false,
     trustProxy: base.config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   recordRoutes(app);
   const deps: Deps = { ...base, log: app.log };

@@ -5,5 +5,6 @@ export * from './decode.ts';
 export * from './limits.ts';
 export * from './messages.ts';
 export * from './models.ts';
+export * from './remote.ts';
 export * from './secret.ts';
 export * from './topics.ts';

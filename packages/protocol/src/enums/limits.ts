@@ -41,6 +41,10 @@ export const LIMITS = {
   IMAGE_EXTENSIONS: ['jpg', 'png', 'jpeg', 'gif', 'bmp'],
   FIRMWARE_EXTENSIONS: ['bin'],
   IMPORT_EXTENSIONS: ['xls', 'xlsx'],
+  /** The import upload; what an xlsx (a zip) may unpack to; rows read beyond 500 (header, blank rows). */
+  IMPORT_MAX_BYTES: 5 * MB,
+  IMPORT_MAX_UNPACKED_BYTES: 16 * MB,
+  IMPORT_ROW_MARGIN: 50,
   MAP_RATIO: { width: 5, height: 3 },
   WIFI_SCAN_SECONDS: 30,
 

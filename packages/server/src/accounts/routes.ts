@@ -21,7 +21,7 @@ import { setSessionCookie } from '../auth/sessions.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
-import { uploadedBytes } from '../http/upload.ts';
+import { readOneFile } from '../http/upload.ts';
 import { AVATAR_MAX_BYTES, type CallContext, createAccountService } from './service.ts';
 import { webOnly } from './web-only.ts';
 
@@ -35,17 +35,12 @@ function context(request: FastifyRequest): CallContext {
 
 /** Reads the multipart field `file`; more than 10 MB answers 5017. */
 async function readUpload(request: FastifyRequest): Promise<Buffer> {
-  const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
-  if (file?.fieldname !== 'file') {
-    throw new AppError(Codes.FORM_DATA, 'Choose an image file', { file: 'Choose an image file' });
-  }
-  try {
-    return await uploadedBytes(file);
-  } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new AppError(Codes.IMAGE_TOO_LARGE);
-    throw err;
-  }
+  const file = await readOneFile(request, {
+    maxBytes: AVATAR_MAX_BYTES,
+    tooLarge: () => new AppError(Codes.IMAGE_TOO_LARGE),
+    choose: 'Choose an image file',
+  });
+  return file.bytes;
 }
 
 export async function accountRoutes(app: App, deps: Deps): Promise<void> {

@@ -9,6 +9,7 @@ import {
   DeviceView,
   ok as envelope,
   ImportResultView,
+  LIMITS,
   Paged,
   PageQuery,
   ProjectParams,
@@ -22,14 +23,12 @@ import { requireAccount } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
-import { uploadedBytes } from '../http/upload.ts';
+import { readOneFile } from '../http/upload.ts';
 import * as service from './service.ts';
 import { importTemplate, parseImportFile } from './spreadsheet.ts';
 
 const DeviceParams = ProjectParams.extend({ sn: z.string().min(1).max(64) });
 const tags = ['devices'];
-/** 500 rows of four short columns fit easily; a bigger upload is refused before it is unpacked. */
-const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 function caller(request: FastifyRequest) {
@@ -38,22 +37,12 @@ function caller(request: FastifyRequest) {
 }
 
 async function readImportFile(request: FastifyRequest): Promise<{ name: string; bytes: Buffer }> {
-  if (!request.isMultipart()) {
-    throw new AppError(Codes.FORM_DATA, 'Upload the file as multipart/form-data, field "file"', {
-      file: 'Choose an xls or xlsx file',
-    });
-  }
-  const file = await request.file({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1 } });
-  if (file?.fieldname !== 'file') {
-    throw new AppError(Codes.FORM_DATA, 'Choose an xls or xlsx file', { file: 'Choose an xls or xlsx file' });
-  }
-  try {
-    return { name: file.filename, bytes: await uploadedBytes(file) };
-  } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new AppError(Codes.FILE_TOO_LARGE);
-    throw err;
-  }
+  const file = await readOneFile(request, {
+    maxBytes: LIMITS.IMPORT_MAX_BYTES,
+    tooLarge: () => new AppError(Codes.FILE_TOO_LARGE),
+    choose: 'Choose an xls or xlsx file',
+  });
+  return { name: file.filename, bytes: file.bytes };
 }
 
 /** /api/v1/projects/{id}/devices: the device inventory (SPEC.md §3 Device, /manage/devconf). */
@@ -104,7 +93,7 @@ export async function deviceRoutes(app: App, deps: Deps): Promise<void> {
       // The permission gate answers before the file is read (a stranger learns nothing from 5018).
       await service.checkImportAllowed(deps, who, request.params.id);
       const file = await readImportFile(request);
-      const rows = parseImportFile(file.name, file.bytes);
+      const rows = await parseImportFile(file.name, file.bytes);
       return ok(await service.importDevices(deps, who, request.params.id, rows));
     },
   );

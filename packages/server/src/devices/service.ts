@@ -7,6 +7,7 @@ import {
   DeviceListQuery,
   DeviceType,
   type DeviceView,
+  echoPrefix,
   failureFromZod,
   type ImportResultView,
   ImportRowResult,
@@ -297,7 +298,13 @@ export async function importDevices(
     const seen = new Map<string, number>();
     const valid: ImportRow[] = [];
     const refuse = (r: ImportRow, code: number, message: string) =>
-      results.set(r, { row: r.row, sn: r.sn, result: rowResult(code), code, message });
+      results.set(r, {
+        row: r.row,
+        sn: echoPrefix(r.sn),
+        result: rowResult(code),
+        code,
+        message: echoPrefix(message, 256),
+      });
     for (const r of rows) {
       const sn = normaliseSn(r.sn);
       const failure =

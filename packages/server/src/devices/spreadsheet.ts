@@ -1,5 +1,13 @@
-import { AppError, Codes, IMPORT_COLUMNS, validateImportFile, validateImportRows } from '@beacon/protocol';
+import {
+  AppError,
+  Codes,
+  IMPORT_COLUMNS,
+  LIMITS,
+  validateImportFile,
+  validateImportRows,
+} from '@beacon/protocol';
 import * as XLSX from '@e965/xlsx';
+import { readSheet } from './sheet-reader.ts';
 
 /**
  * The batch-import spreadsheet (SPEC.md §5: xls or xlsx, at most 500 devices). Read with SheetJS
@@ -31,31 +39,33 @@ const HEADERS: Record<string, keyof Omit<ImportRow, 'row'>> = {
 
 const cell = (v: unknown): string => (v === null || v === undefined ? '' : String(v).trim());
 
-/** Parses the uploaded file: 5041 wrong extension, 5018 unreadable, 5019 no rows, 5020 over 500. */
-export function parseImportFile(fileName: string, bytes: Buffer): ImportRow[] {
+const mb = (bytes: number) => bytes / (1024 * 1024);
+
+/**
+ * Parses the uploaded file: 5041 wrong extension, 5018 unreadable, 5019 no rows, 5020 over 500,
+ * 5040 unpacks to more than LIMITS.IMPORT_MAX_UNPACKED_BYTES. The file is checked (kind, unpacked
+ * size, row count) before it is parsed, and read on a worker thread (sheet-reader.ts).
+ */
+export async function parseImportFile(fileName: string, bytes: Buffer): Promise<ImportRow[]> {
   const format = validateImportFile(fileName);
   if (format) throw new AppError(format.code, format.message, { file: format.message });
-  let sheet: XLSX.WorkSheet | undefined;
   // Only real workbooks: xlsx is a ZIP container, xls an OLE2 compound file (SheetJS would read
   // plain text as CSV).
   const zip = bytes.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
   const cfb = bytes.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]));
-  if (zip || cfb) {
-    try {
-      const book = XLSX.read(bytes, { type: 'buffer', dense: true, cellFormula: false, cellHTML: false });
-      sheet = book.SheetNames.length ? book.Sheets[book.SheetNames[0]] : undefined;
-    } catch {
-      sheet = undefined;
+  const read = zip || cfb ? await readSheet(bytes) : ({ error: 'unreadable' } as const);
+  if ('error' in read) {
+    if (read.error === 'too-many-rows') {
+      const count = validateImportRows(LIMITS.DEVICES_PER_IMPORT + 1)!;
+      throw new AppError(count.code, count.message, { file: count.message });
     }
-  }
-  if (!sheet)
+    if (read.error === 'too-large') {
+      const message = `The spreadsheet unpacks to more than ${mb(LIMITS.IMPORT_MAX_UNPACKED_BYTES)} MB`;
+      throw new AppError(Codes.FILE_TOO_LARGE, message, { file: message });
+    }
     throw new AppError(Codes.INVALID_EXCEL, undefined, { file: 'The file is not a readable Excel file' });
-  const grid = XLSX.utils.sheet_to_json<unknown[]>(sheet, {
-    header: 1,
-    blankrows: true,
-    defval: '',
-    raw: false,
-  });
+  }
+  const { grid } = read;
 
   let columns: Partial<Record<keyof Omit<ImportRow, 'row'>, number>> = {
     sn: 0,
@@ -75,7 +85,7 @@ export function parseImportFile(fileName: string, bytes: Buffer): ImportRow[] {
   }
   const rows: ImportRow[] = [];
   for (let i = first; i < grid.length; i++) {
-    const line = grid[i] ?? [];
+    const line = (grid[i] ?? []) as unknown[];
     const get = (key: keyof Omit<ImportRow, 'row'>) => {
       const index = columns[key];
       return index === undefined ? '' : cell(line[index]);

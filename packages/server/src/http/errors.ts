@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { AppError, Codes, type ErrorCode, errorMessage, httpStatusFor } from '@beacon/protocol';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isResponseSerializationError } from 'fastify-type-provider-zod';
@@ -69,4 +70,30 @@ export function errorHandler(
   }
   request.log.error({ err: error }, 'unhandled error');
   return sendError(request, reply, new AppError(Codes.SERVER));
+}
+
+const CLIENT_ERROR_STATUS: Record<string, [number, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout'],
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large'],
+};
+
+/**
+ * A request Node's HTTP parser could not read to its end (a body cut short, a malformed request
+ * line or headers) never reaches a route: it gets the same envelope (16) instead of Fastify's own.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: import('node:net').Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, label] = CLIENT_ERROR_STATUS[err.code ?? ''] ?? [400, 'Bad Request'];
+  const body = JSON.stringify({
+    code: Codes.FORM_DATA,
+    message: 'The request could not be read',
+    requestId: randomUUID(),
+  });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${label}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }

@@ -22,11 +22,20 @@ import { firmwareImages, remoteSessions } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
-import { uploadedBytes } from '../http/upload.ts';
+import { readOneFile } from '../http/upload.ts';
 import { loadProjectAccess, requireWritable } from '../projects/access.ts';
 import { checkFirmware, FIRMWARE_META, firmwareView, verifyDownload } from './firmware.ts';
 import { closeRemoteSession, remoteSessionLapse } from './remote.ts';
-import { type Caller, maintenanceView, runAction } from './service.ts';
+import {
+  type DeviceAnswer,
+  outsideDevicePage,
+  proxiedLocation,
+  proxyTarget,
+  REMOTE_PAGE_CSP,
+  rawRemainder,
+  requestDevicePage,
+} from './remote-proxy.ts';
+import { type Caller, maintenanceView, remotePath, runAction } from './service.ts';
 
 const tags = ['maintenance'];
 const Sn = z.string().trim().min(1).max(32);
@@ -138,26 +147,18 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
       const who = caller(request);
       const projectId = request.params.id;
       requireWritable(await loadProjectAccess(deps.database.db, who, projectId, { now: deps.now() }));
-      const file = await request.file({ limits: { fileSize: LIMITS.FIRMWARE_MAX_BYTES, files: 1 } });
-      if (file?.fieldname !== 'file') {
-        throw new AppError(Codes.FORM_DATA, 'Choose a firmware file', { file: 'Choose a firmware file' });
-      }
-      let bytes: Buffer;
-      try {
-        bytes = await uploadedBytes(file);
-      } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new AppError(Codes.FILE_TOO_LARGE, 'The firmware must be at most 40 MB');
-        }
-        throw err;
-      }
-      const checked = checkFirmware(file.filename, bytes);
+      const { filename, bytes } = await readOneFile(request, {
+        maxBytes: LIMITS.FIRMWARE_MAX_BYTES,
+        tooLarge: () => new AppError(Codes.FILE_TOO_LARGE, 'The firmware must be at most 40 MB'),
+        choose: 'Choose a firmware file',
+      });
+      const checked = checkFirmware(filename, bytes);
       const row = await deps.database.db.transaction(async (tx) => {
         const [inserted] = await tx
           .insert(firmwareImages)
           .values({
             projectId,
-            fileName: file.filename,
+            fileName: filename,
             data: bytes,
             accountId: who.accountId,
             createdAt: deps.now(),
@@ -209,25 +210,37 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
       await closeRemoteSession(deps.database.db, session.token, now);
       throw lapse;
     }
-    const rest = request.params['*'] ?? '';
-    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-    let res: Response;
+    const raw = rawRemainder(request.url, session.token);
+    const target = raw && proxyTarget(session.deviceUrl, raw.rest, raw.query);
+    if (!target) throw outsideDevicePage();
+    let res: DeviceAnswer;
     try {
-      res = await fetch(new URL(rest + query, session.deviceUrl), {
-        headers: { authorization: `Bearer ${session.deviceToken}` },
-        signal: AbortSignal.timeout(15_000),
+      // Only the device's own token: never the console's cookies or the caller's headers. The
+      // forwarding headers make loopback-only routes (the dev outbox) refuse the request.
+      res = await requestDevicePage(target, {
+        authorization: `Bearer ${session.deviceToken}`,
+        'x-forwarded-for': request.ip,
+        forwarded: `for="${request.ip}"`,
       });
     } catch {
       throw new AppError(Codes.REMOTE_LOGIN_TIMEOUT);
     }
     if (res.status === 401) throw new AppError(Codes.REMOTE_LOGIN_TIMEOUT);
-    const body = Buffer.from(await res.arrayBuffer());
+    reply
+      .header('content-security-policy', REMOTE_PAGE_CSP)
+      .header('cache-control', 'no-store')
+      .header('x-robots-tag', 'noindex');
+    if (res.status >= 300 && res.status < 400) {
+      const to =
+        res.location && proxiedLocation(session.deviceUrl, res.location, target, remotePath(session.token));
+      if (!to) throw new AppError(Codes.REMOTE_FAILED, 'The device redirected outside its page');
+      return reply.status(res.status).header('location', to).send();
+    }
+    if (!res.body) throw new AppError(Codes.REMOTE_FAILED, 'The device page is too large');
     return reply
       .status(res.status)
-      .type(res.headers.get('content-type') ?? 'application/octet-stream')
-      .header('cache-control', 'no-store')
-      .header('x-robots-tag', 'noindex')
-      .send(body);
+      .type(res.contentType ?? 'application/octet-stream')
+      .send(res.body);
   };
   const proxySchema = {
     schema: {

@@ -23,6 +23,7 @@ import {
   modelInfo,
   RESTART_ACTIONS,
   RemoteManageState,
+  remoteOpenReplySchema,
   upgradeCheck,
 } from '@beacon/protocol';
 import { and, desc, eq, gt, inArray, isNull, ne } from 'drizzle-orm';
@@ -371,8 +372,9 @@ async function send(
         actor,
       );
       if (outcome.code === 0) {
-        const data = outcome.data as { url?: string; token?: string; expiresAt?: number } | null;
-        if (!data?.url || !data.token) {
+        // The device names the page the proxy will reach: checked before any session exists.
+        const reply = remoteOpenReplySchema.safeParse(outcome.data);
+        if (!reply.success) {
           return {
             sn,
             code: Codes.REMOTE_URL_FAILED,
@@ -381,6 +383,7 @@ async function send(
             data: null,
           };
         }
+        const data = reply.data;
         const token = randomBytes(24).toString('base64url');
         const expiresAt = new Date(
           data.expiresAt ?? deps.now().getTime() + (params.ttlSeconds as number) * 1000,
