@@ -37,7 +37,7 @@ describe('device status codes', () => {
     [4, 'success'],
     [5, 'success'],
     [6, 'success'],
-    [7, 'warning'],
+    [7, 'success'],
     [8, 'warning'],
     [9, 'error'],
     [42, 'error'],

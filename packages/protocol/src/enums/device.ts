@@ -77,8 +77,8 @@ export type StatusDisplay = (typeof StatusDisplay)[keyof typeof StatusDisplay];
  * - UPGRADE_DONE → success: the device is back and running the new firmware.
  * - UPLOAD_FAILED → success: it is one of the "upload states" the spec lists as success; the device
  *   itself is online, the failed transfer is reported by the upload's own result.
- * - ONLINE_NOT_SAVED → warning: the device is reachable, but its running configuration is not yet
- *   saved and needs the administrator's attention.
+ * - ONLINE_NOT_SAVED → success: it is an online state (SPEC.md §4 "online … as success"); that its
+ *   running configuration is not yet saved shows in its own text, not as a warning colour.
  * - OFFLINE_VARIANT → error: it is a kind of offline.
  */
 export const DEVICE_STATUS_DISPLAY: Readonly<Record<DeviceStatus, StatusDisplay>> = {
@@ -89,7 +89,7 @@ export const DEVICE_STATUS_DISPLAY: Readonly<Record<DeviceStatus, StatusDisplay>
   [DeviceStatus.UPLOADING]: StatusDisplay.SUCCESS,
   [DeviceStatus.UPLOAD_SUCCESS]: StatusDisplay.SUCCESS,
   [DeviceStatus.UPLOAD_FAILED]: StatusDisplay.SUCCESS,
-  [DeviceStatus.ONLINE_NOT_SAVED]: StatusDisplay.WARNING,
+  [DeviceStatus.ONLINE_NOT_SAVED]: StatusDisplay.SUCCESS,
   [DeviceStatus.REBOOTING]: StatusDisplay.WARNING,
   [DeviceStatus.OFFLINE_VARIANT]: StatusDisplay.ERROR,
 };
