@@ -17,11 +17,12 @@ import {
   LIMITS,
   makeCommand,
   type Reply,
+  redactSecrets,
 } from '@beacon/protocol';
 import { and, asc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Database, DbOrTx } from '../db/client.ts';
+import type { Database, DbOrTx, Tx } from '../db/client.ts';
 import { deviceCommands, devices } from '../db/schema.ts';
 import { type BusEvent, type EventBus, publishEvent, publishEvents } from '../events/bus.ts';
 import { Batcher, insertRows, withRetry } from './batch.ts';
@@ -59,9 +60,12 @@ import type { DeviceRow } from './ingest.ts';
  * last will marks it offline), and a command published then would only wait for its timeout.
  */
 export function immediateCode(
-  device: { status: number; operation: string | null } | undefined,
+  device: { status: number; operation: string | null; projectId?: number | null } | undefined,
+  projectId?: number,
 ): number | null {
   if (!device) return Codes.DEVICE_DELETED;
+  // Sent for a project the device has left since the action was checked (SPEC.md §8: 410).
+  if (projectId !== undefined && device.projectId !== projectId) return Codes.DEVICE_DELETED;
   if (isOfflineStatus(device.status)) return Codes.DEVICE_OFFLINE;
   if (busyCode(device.status, device.operation) === Codes.UPGRADING) return Codes.UPGRADING;
   return null;
@@ -90,7 +94,41 @@ export interface CommandOutcome {
 export interface SendOptions {
   /** How long to wait for the reply; default config.commandTimeoutMs (+ the save time for apply-config). */
   timeoutMs?: number;
+  /** The write the command's record belongs to (an administrator's action and its audit row). */
+  scope?: CommandScope;
 }
+
+/** A command record (or a committed revision) as the scope's transaction wrote it. */
+export interface CommandRecord {
+  sn: string;
+  /** null: no command (a revision committed for a device that is away). */
+  commandId: string | null;
+  state: CommandState | null;
+  /** A code recorded at once (36 offline, 71 upgrading, 410…); null while the command is sent. */
+  code: number | null;
+  revision?: number;
+}
+
+/**
+ * Where a command is claimed: the transaction it is recorded in, so the action's audit row commits
+ * with its command record (invariant 2; the maintenance actions use the project write path,
+ * projects/write.ts). `recorded` is told of every record the body wrote, and of nothing when the
+ * body recorded nothing (a busy device waits and tries again in a later transaction).
+ */
+export interface CommandScope {
+  transaction<T>(
+    body: (tx: Tx, recorded: (records: readonly CommandRecord[]) => void) => Promise<T>,
+  ): Promise<T>;
+  /** Only devices still in this project are claimed; a device that left it ends at once with 410. */
+  projectId?: number;
+}
+
+const recordOf = (row: CommandRow): CommandRecord => ({
+  sn: row.sn,
+  commandId: row.id,
+  state: row.state as CommandState,
+  code: row.code,
+});
 
 type CommandRow = typeof deviceCommands.$inferSelect;
 
@@ -287,7 +325,15 @@ export class CommandService {
       throw new AppError(failure.code, failure.message, failure.fields);
     }
     if (this.closed) throw new AppError(Codes.SERVER, 'The server is shutting down');
-    return (await this.run(sn, name, parsed.data, actor, this.timeoutFor(name, options)))!;
+    return (await this.run(
+      sn,
+      name,
+      parsed.data,
+      actor,
+      this.timeoutFor(name, options),
+      undefined,
+      options?.scope,
+    ))!;
   }
 
   /**
@@ -302,11 +348,12 @@ export class CommandService {
     actor: CommandActor,
     timeoutMs: number,
     onlyIf?: (device: ClaimedDevice) => boolean,
+    scope?: CommandScope,
   ): Promise<CommandOutcome | null> {
     const id = randomUUID();
     const giveUpAt = Date.now() + timeoutMs;
     for (;;) {
-      const claim = await this.claim(sn, id, name, params, actor, timeoutMs, giveUpAt, onlyIf);
+      const claim = await this.claim(sn, id, name, params, actor, timeoutMs, giveUpAt, onlyIf, scope);
       if (claim.kind === 'skipped') return null;
       if (claim.kind === 'done') return claim.outcome;
       if (claim.kind === 'claimed') break;
@@ -375,7 +422,9 @@ export class CommandService {
       const chunk = sns.slice(i, i + CLAIM_CHUNK);
       const fresh = chunk.filter((sn) => !seen.has(sn) && seen.add(sn));
       // A deadlock rolls the chunk back whole, so it is safe to run again (batch.ts withRetry).
-      const claims = await withRetry(() => this.claimMany(fresh, name, parsed.data, actor, timeoutMs));
+      const claims = await withRetry(() =>
+        this.claimMany(fresh, name, parsed.data, actor, timeoutMs, options?.scope),
+      );
       const taken = new Set<string>();
       for (const sn of chunk) {
         const claim = claims.get(sn);
@@ -406,6 +455,7 @@ export class CommandService {
     params: unknown,
     actor: CommandActor,
     timeoutMs: number,
+    scope?: CommandScope,
   ): Promise<
     Map<
       string,
@@ -419,7 +469,7 @@ export class CommandService {
     if (sns.length === 0) return claims;
     const now = this.d.now();
     const expiresAt = new Date(now.getTime() + timeoutMs);
-    return this.d.database.db.transaction(async (tx) => {
+    return this.transaction(scope)(async (tx, recorded) => {
       const found = await tx
         .select({
           sn: devices.sn,
@@ -443,6 +493,7 @@ export class CommandService {
           ),
         );
       const busy = new Set(open.map((o) => o.sn));
+      const stored = redactSecrets(params as object);
       const rows: CommandRow[] = [];
       for (const sn of sns) {
         const device = bySn.get(sn);
@@ -450,13 +501,13 @@ export class CommandService {
           claims.set(sn, { kind: 'busy' });
           continue;
         }
-        const code = immediateCode(device);
+        const code = immediateCode(device, scope?.projectId);
         const row: CommandRow = {
           id: randomUUID(),
           sn,
           projectId: device?.projectId ?? null,
           name,
-          params: params as object,
+          params: stored,
           state: code === null ? CommandState.SENT : CommandState.FAILED,
           code,
           message: code === null ? null : errorMessage(code),
@@ -475,6 +526,7 @@ export class CommandService {
       }
       await insertRows(tx, deviceCommands, COMMAND_COLUMNS, rows);
       await publishEvents(tx, rows.map(commandEvent));
+      recorded(rows.map(recordOf));
       return claims;
     });
   }
@@ -493,11 +545,12 @@ export class CommandService {
     timeoutMs: number,
     giveUpAt: number,
     onlyIf?: (device: ClaimedDevice) => boolean,
+    scope?: CommandScope,
   ): Promise<
     { kind: 'done'; outcome: CommandOutcome } | { kind: 'claimed' } | { kind: 'busy' } | { kind: 'skipped' }
   > {
     const now = this.d.now();
-    return this.d.database.db.transaction(async (tx) => {
+    return this.transaction(scope)(async (tx, recorded) => {
       const [device] = await tx
         .select({
           sn: devices.sn,
@@ -517,7 +570,8 @@ export class CommandService {
         sn,
         projectId: device?.projectId ?? null,
         name,
-        params: params as object,
+        // Command history never keeps a secret (a device password, a Wi-Fi key of a document).
+        params: redactSecrets(params as object),
         accountId: actor.accountId,
         accountName: actor.account,
         createdAt: now,
@@ -529,9 +583,10 @@ export class CommandService {
           .values({ ...base, state: CommandState.FAILED, code, message: errorMessage(code), finishedAt: now })
           .returning();
         await this.event(tx, row);
+        recorded([recordOf(row)]);
         return { kind: 'done' as const, outcome: outcomeOf(row) };
       };
-      const code = immediateCode(device);
+      const code = immediateCode(device, scope?.projectId);
       if (code !== null) return immediate(code);
       const [open] = await tx
         .select({ id: deviceCommands.id })
@@ -558,6 +613,7 @@ export class CommandService {
             })
             .returning();
           await this.event(tx, row);
+          recorded([recordOf(row)]);
           return { kind: 'done' as const, outcome: outcomeOf(row) };
         }
         return { kind: 'busy' as const };
@@ -567,8 +623,16 @@ export class CommandService {
         .values({ ...base, state: CommandState.SENT })
         .returning();
       await this.event(tx, row);
+      recorded([recordOf(row)]);
       return { kind: 'claimed' as const };
     });
+  }
+
+  /** The claim's transaction: the scope's (an action's write), or one of its own. */
+  private transaction(scope: CommandScope | undefined): CommandScope['transaction'] {
+    return scope
+      ? (body) => scope.transaction(body)
+      : (body) => this.d.database.db.transaction((tx) => body(tx, () => {}));
   }
 
   private waitFree(sn: string, ms: number): Promise<void> {
@@ -753,7 +817,7 @@ export class CommandService {
 
   /**
    * Commits a new desired configuration (revision + 1, status pending) in its own transaction —
-   * or in `tx` when given, so the caller's audit row goes with it — and then pushes it when the
+   * or in the scope's, so the caller's audit row goes with it — and then pushes it when the
    * device is online. An offline device gets it at its next hello. Resolves with the new revision
    * and, when pushed, the outcome of the apply-config command.
    */
@@ -761,7 +825,7 @@ export class CommandService {
     sn: string,
     document: DeviceConfigInput,
     actor: CommandActor,
-    tx?: DbOrTx,
+    options: { scope?: CommandScope } = {},
   ): Promise<{ revision: number; outcome: CommandOutcome | null }> {
     const parsed = deviceConfigSchema.safeParse(document);
     if (!parsed.success) {
@@ -783,12 +847,15 @@ export class CommandService {
       if (!row) throw new AppError(Codes.DEVICE_DELETED);
       return row;
     };
-    if (tx) return { revision: (await commit(tx)).desiredRevision, outcome: null };
     // From the commit until this push has its outcome, a re-send of the same revision (after a state
     // of the device, resendConfig) waits for it rather than sending the revision a second time.
     this.pushing.set(sn, (this.pushing.get(sn) ?? 0) + 1);
     try {
-      const row = await this.d.database.db.transaction(commit);
+      const row = await this.transaction(options.scope)(async (tx, recorded) => {
+        const committed = await commit(tx);
+        recorded([{ sn, commandId: null, state: null, code: null, revision: committed.desiredRevision }]);
+        return committed;
+      });
       const outcome = isOfflineStatus(row.status) ? null : await this.pushConfig(row, actor);
       return { revision: row.desiredRevision, outcome };
     } finally {
