@@ -169,6 +169,8 @@ export const ERROR_CATALOGUE = {
   5050: e('The switches outnumber the APs', 400),
   5051: e('Device type not selected', 400),
   5052: e('No matching plan', 409),
+  // Configuration revisions (src/config/ of the server).
+  5120: e('The configuration was changed by someone else; reload it and apply your change again', 409),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -276,6 +278,7 @@ export const Codes = {
   SOLUTION_NO_DEVICE_TYPE: 5051,
   SOLUTION_NO_PLAN: 5052,
   DUPLICATE_SSID: 5009,
+  CONFIG_STALE: 5120,
 } as const satisfies Record<string, ErrorCode>;
 
 /** Client-side failures that have no server code (SPEC.md §7). */

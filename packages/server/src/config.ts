@@ -18,8 +18,12 @@ export interface Config {
   mqttShareGroup: string;
   /** Key from which every device's MQTT secret is derived (HMAC-SHA256, protocol device/secret.ts). */
   factoryKey: string;
+  /** Key that seals device secrets at rest (BEACON_SECRET_KEY); undefined = the development key, with a warning. */
+  secretKey: string | undefined;
   /** How long a command waits for the device's reply before its outcome is 5025 (timeout), ms. */
   commandTimeoutMs: number;
+  /** First delay before a pending configuration is pushed again (doubling, at most an hour), ms. */
+  configRetryBaseMs: number;
   /** How long a device may stay away for an upgrade or restart (status 3 or 8, silent) before it is marked offline, ms. */
   awayDeadlineMs: number;
   dataDir: string;
@@ -76,8 +80,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttPassword: env.MQTT_PASSWORD || undefined,
     mqttShareGroup: env.MQTT_SHARE_GROUP ?? 'beacon',
     factoryKey: env.BEACON_FACTORY_KEY || 'beacon-development-factory-key',
+    secretKey: env.BEACON_SECRET_KEY || undefined,
     commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 30_000),
     awayDeadlineMs: int(env.AWAY_DEADLINE_SECONDS, 900) * 1000,
+    configRetryBaseMs: int(env.CONFIG_RETRY_BASE_SECONDS, 30) * 1000,
     dataDir: path.resolve(env.DATA_DIR ?? path.join(repoRoot, 'data')),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Beacon <no-reply@beacon.local>',

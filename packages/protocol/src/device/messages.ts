@@ -11,6 +11,7 @@ import {
   RemoteManageState,
 } from '../enums/device.ts';
 import { FrequencyBand } from '../enums/wireless.ts';
+import { CONFIG_HASH_PATTERN } from './config-hash.ts';
 
 /** Messages a device publishes under `dev/{sn}/up/…`. Every message carries `ts`, the device's clock in ms. */
 
@@ -55,6 +56,11 @@ export const helloSchema = z.object({
   ip: ipv4Schema.describe('Local (LAN-side) IP'),
   mode: managementModeSchema.describe('Management mode: 0 local, 1 cloud'),
   revision: z.int().min(0).describe('Configuration revision the device runs; 0 = none applied'),
+  configHash: z
+    .string()
+    .regex(CONFIG_HASH_PATTERN)
+    .optional()
+    .describe('SHA-256 of the configuration document it runs (canonical JSON, see configHash)'),
   uptime: z.int().min(0).describe('Seconds since the device booted'),
   bootId: z.string().min(1).max(64).describe('Changes at every boot, so a restart is visible'),
   deviceMode: z.union([z.literal(DeviceMode.ROUTER), z.literal(DeviceMode.WIFI_EXTEND)]).optional(),
@@ -81,6 +87,11 @@ export type DeviceOperation = (typeof DeviceOperation)[keyof typeof DeviceOperat
 export const liveStateSchema = z.object({
   status: deviceStatusSchema,
   revision: z.int().min(0),
+  configHash: z
+    .string()
+    .regex(CONFIG_HASH_PATTERN)
+    .optional()
+    .describe('SHA-256 of the configuration document it runs (canonical JSON, see configHash)'),
   configStatus: z.enum([ConfigStatus.APPLIED, ConfigStatus.APPLYING, ConfigStatus.FAILED]),
   /** With configStatus failed: the revision refused and the catalogue code. */
   failedRevision: z.int().min(1).optional(),

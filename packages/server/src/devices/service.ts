@@ -3,6 +3,7 @@ import {
   AppError,
   Codes,
   type CommandView,
+  DeviceConfigState,
   type DeviceDetailView,
   DeviceListQuery,
   DeviceType,
@@ -205,8 +206,11 @@ export function unboundValues(now: Date) {
     remark: '',
     boundAt: null,
     desiredConfig: null,
-    configStatus: 'applied',
+    desiredHash: null,
+    configStatus: DeviceConfigState.APPLIED,
     configCode: null,
+    configAttempts: 0,
+    configRetryAt: null,
     // The revision counter keeps counting, so a later configuration is always newer.
     updatedAt: now,
   };

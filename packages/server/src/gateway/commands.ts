@@ -9,7 +9,7 @@ import {
   type CommandParamsInput,
   CommandState,
   type DeviceConfigInput,
-  deviceConfigSchema,
+  DeviceConfigState,
   downTopic,
   errorMessage,
   failureFromZod,
@@ -21,10 +21,12 @@ import {
 } from '@beacon/protocol';
 import { and, asc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { commitDeviceRevision } from '../config/repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, DbOrTx, Tx } from '../db/client.ts';
 import { deviceCommands, devices } from '../db/schema.ts';
 import { type BusEvent, type EventBus, publishEvent, publishEvents } from '../events/bus.ts';
+import type { Secrets } from '../security/secrets.ts';
 import { Batcher, insertRows, withRetry } from './batch.ts';
 import type { DeviceRow } from './ingest.ts';
 
@@ -140,21 +142,49 @@ interface ClaimedDevice {
   operation: string | null;
   desiredRevision: number;
   reportedRevision: number;
+  desiredHash: string | null;
+  reportedHash: string | null;
   configStatus: string;
 }
 
 /**
- * A re-send of a pending configuration (resendConfig) is claimed only while the device still needs
- * that revision and can take it: the same revision still desired and pending, the device online and
- * idle (canTakeConfig). Checked under the device row's lock, so a re-send that waited for another command to end
- * does not repeat a revision that command has just applied.
+ * The device runs another configuration than the desired one: another revision, or the desired
+ * revision with other content (drift: its reported hash differs; no hash reported = no drift seen).
+ */
+export function runsOtherConfig(
+  d: Pick<ClaimedDevice, 'desiredRevision' | 'reportedRevision' | 'desiredHash' | 'reportedHash'>,
+): boolean {
+  if (d.reportedRevision !== d.desiredRevision) return true;
+  return d.desiredHash !== null && d.reportedHash !== null && d.reportedHash !== d.desiredHash;
+}
+
+/**
+ * A re-send of a pending configuration (converge) is claimed only while the device still needs
+ * that revision and can take it: the same revision still desired and pending, the device running
+ * something else, online and idle (canTakeConfig). Checked under the device row's lock, so a
+ * re-send that waited for another command to end does not repeat a revision that command has just
+ * applied.
  */
 function stillPending(revision: number) {
   return (d: ClaimedDevice) =>
     d.desiredRevision === revision &&
-    d.configStatus === 'pending' &&
-    d.reportedRevision !== revision &&
+    d.configStatus === DeviceConfigState.PENDING &&
+    runsOtherConfig(d) &&
     canTakeConfig(d);
+}
+
+/** Codes of a push that did not reach a decision on the device: tried again later, still pending. */
+const RETRYABLE_CONFIG_CODES: ReadonlySet<number> = new Set([
+  COMMAND_EXPIRED,
+  Codes.DEVICE_OFFLINE,
+  Codes.UPGRADING,
+  Codes.DEVICE_BUSY,
+  Codes.REPEATED_CLICKS,
+]);
+
+/** Delay before push n of a pending configuration: base, 2×, 4×, … at most an hour. */
+export function configRetryDelayMs(baseMs: number, attempts: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), 3_600_000);
 }
 
 /**
@@ -234,7 +264,9 @@ function outcomeOf(row: CommandRow): CommandOutcome {
 export interface CommandServiceDeps {
   database: Database;
   bus: EventBus;
-  config: Pick<Config, 'commandTimeoutMs'>;
+  config: Pick<Config, 'commandTimeoutMs' | 'configRetryBaseMs'>;
+  /** Opens the sealed secrets of a configuration just before it is sent (security/secrets.ts). */
+  secrets: Secrets;
   log: Pick<FastifyBaseLogger, 'warn' | 'error' | 'debug'>;
   now(): Date;
   /** Publishes on the broker (the gateway's server link). */
@@ -258,6 +290,11 @@ export class CommandService {
 
   constructor(private readonly d: CommandServiceDeps) {
     this.unsubscribe = d.bus.subscribe((event) => this.onEvent(event));
+  }
+
+  /** Seals and opens device secrets (the configuration domain stores documents sealed). */
+  get secrets(): Secrets {
+    return this.d.secrets;
   }
 
   /** Starts the sweeper that ends commands whose sender died before their deadline (every 5 s). */
@@ -559,6 +596,8 @@ export class CommandService {
           operation: devices.operation,
           desiredRevision: devices.desiredRevision,
           reportedRevision: devices.reportedRevision,
+          desiredHash: devices.desiredHash,
+          reportedHash: devices.reportedHash,
           configStatus: devices.configStatus,
         })
         .from(devices)
@@ -801,60 +840,65 @@ export class CommandService {
 
   // ── desired configuration (invariant 3) ────────────────────────────────────
 
-  /** An apply-config reply: the device runs the revision (applied) or refused it (failed, its code). */
+  /**
+   * An apply-config outcome: the device runs the revision (applied) or refused it (failed, its
+   * code; it waits for the administrator). A push that reached no decision — a timeout, the device
+   * busy or away — stays pending and is due again after a growing delay (config/convergence.ts).
+   */
   private async configOutcome(tx: DbOrTx, row: CommandRow): Promise<void> {
     const revision = (row.params as { revision?: number }).revision;
-    if (revision === undefined || row.state === CommandState.TIMEOUT) return;
-    const set =
-      row.state === CommandState.SUCCESS
-        ? { reportedRevision: revision, configStatus: 'applied', configCode: null }
-        : { configStatus: 'failed', configCode: row.code };
+    if (revision === undefined) return;
+    const now = this.d.now();
+    const retry = row.state === CommandState.TIMEOUT || RETRYABLE_CONFIG_CODES.has(row.code ?? 0);
+    const set = retry
+      ? {
+          configRetryAt: sql`${now.toISOString()}::timestamptz + make_interval(secs => least(${this.d.config.configRetryBaseMs / 1000} * power(2, greatest(${devices.configAttempts}, 1) - 1), 3600))`,
+        }
+      : row.state === CommandState.SUCCESS
+        ? {
+            reportedRevision: revision,
+            reportedHash: sql`${devices.desiredHash}`,
+            configStatus: DeviceConfigState.APPLIED,
+            configCode: null,
+            configAttempts: 0,
+            configRetryAt: null,
+          }
+        : { configStatus: DeviceConfigState.FAILED, configCode: row.code, configRetryAt: null };
     await tx
       .update(devices)
-      .set({ ...set, updatedAt: this.d.now() })
+      .set({ ...set, updatedAt: now })
       .where(and(eq(devices.sn, row.sn), eq(devices.desiredRevision, revision)));
   }
 
   /**
-   * Commits a new desired configuration (revision + 1, status pending) in its own transaction —
-   * or in the scope's, so the caller's audit row goes with it — and then pushes it when the
-   * device is online. An offline device gets it at its next hello. Resolves with the new revision
-   * and, when pushed, the outcome of the apply-config command.
+   * Commits a new desired revision (config/repository.ts: a revision row, sealed secrets, status
+   * pending) in its own transaction — or in the scope's, so the caller's audit row goes with it —
+   * and then pushes it when the device is online. An offline device gets it when it is back (its
+   * hello, or the convergence job). Resolves with the new revision and, when pushed, the outcome of
+   * the apply-config command.
    */
   async setDesiredConfig(
     sn: string,
     document: DeviceConfigInput,
     actor: CommandActor,
-    options: { scope?: CommandScope } = {},
+    options: { scope?: CommandScope; reason?: string; expectedRevision?: number } = {},
   ): Promise<{ revision: number; outcome: CommandOutcome | null }> {
-    const parsed = deviceConfigSchema.safeParse(document);
-    if (!parsed.success) {
-      const failure = failureFromZod(parsed.error);
-      throw new AppError(failure.code, failure.message, failure.fields);
-    }
-    const commit = async (db: DbOrTx) => {
-      const [row] = await db
-        .update(devices)
-        .set({
-          desiredRevision: sql`${devices.desiredRevision} + 1`,
-          desiredConfig: parsed.data,
-          configStatus: 'pending',
-          configCode: null,
-          updatedAt: this.d.now(),
-        })
-        .where(eq(devices.sn, sn))
-        .returning();
-      if (!row) throw new AppError(Codes.DEVICE_DELETED);
-      return row;
-    };
     // From the commit until this push has its outcome, a re-send of the same revision (after a state
-    // of the device, resendConfig) waits for it rather than sending the revision a second time.
+    // of the device, converge) waits for it rather than sending the revision a second time.
     this.pushing.set(sn, (this.pushing.get(sn) ?? 0) + 1);
     try {
       const row = await this.transaction(options.scope)(async (tx, recorded) => {
-        const committed = await commit(tx);
-        recorded([{ sn, commandId: null, state: null, code: null, revision: committed.desiredRevision }]);
-        return committed;
+        const { device } = await commitDeviceRevision(tx, this.d.secrets, {
+          sn,
+          projectId: options.scope?.projectId,
+          document: document as Record<string, unknown>,
+          author: actor,
+          reason: options.reason,
+          expectedRevision: options.expectedRevision,
+          now: this.d.now(),
+        });
+        recorded([{ sn, commandId: null, state: null, code: null, revision: device.desiredRevision }]);
+        return device;
       });
       const outcome = isOfflineStatus(row.status) ? null : await this.pushConfig(row, actor);
       return { revision: row.desiredRevision, outcome };
@@ -865,43 +909,51 @@ export class CommandService {
     }
   }
 
-  /** Sends the stored desired configuration when the device runs another revision. */
+  /** The apply-config parameters of the stored desired configuration (secrets opened for the device). */
+  private applyParams(row: Pick<DeviceRow, 'desiredRevision' | 'desiredConfig'>) {
+    const parsed = COMMAND_PARAMS['apply-config'].safeParse({
+      revision: row.desiredRevision,
+      document: this.d.secrets.openDocument(row.desiredConfig),
+    });
+    if (!parsed.success) throw new Error(parsed.error.message);
+    return parsed.data;
+  }
+
+  /** Sends the stored desired configuration when the device runs another one. */
   async pushConfig(row: DeviceRow, actor: CommandActor = SYSTEM_ACTOR): Promise<CommandOutcome | null> {
     if (row.desiredRevision === 0 || row.desiredConfig == null) return null;
-    if (row.reportedRevision === row.desiredRevision) return null;
-    return this.send(
-      row.sn,
-      'apply-config',
-      { revision: row.desiredRevision, document: row.desiredConfig as DeviceConfigInput },
-      actor,
-    );
+    if (!runsOtherConfig(row)) return null;
+    const params = this.applyParams(row);
+    return this.send(row.sn, 'apply-config', params as CommandParamsInput<'apply-config'>, actor);
   }
 
   /** After a hello: re-send a pending configuration (a failed one waits for the administrator). */
   async afterHello(row: DeviceRow): Promise<void> {
-    if (this.closed || row.configStatus !== 'pending') return;
-    this.resendConfig(row.sn);
+    if (this.closed || row.configStatus !== DeviceConfigState.PENDING) return;
+    this.converge(row.sn);
   }
 
   /**
-   * After a state: an idle, online device that runs another revision than the pending one gets it
-   * again. Its hello may never have reached this server (sent while the server's link was away),
-   * and its state — retained by the broker — is then the first the server hears of it.
+   * After a state: an idle, online device that runs another configuration than the pending one
+   * gets it again. Its hello may never have reached this server (sent while the server's link was
+   * away), and its state — retained by the broker — is then the first the server hears of it.
    */
   async afterState(row: DeviceRow): Promise<void> {
-    if (this.closed || row.configStatus !== 'pending') return;
+    if (this.closed || row.configStatus !== DeviceConfigState.PENDING) return;
     if (!canTakeConfig(row)) return;
-    if (row.reportedRevision === row.desiredRevision) return;
-    this.resendConfig(row.sn);
+    if (!runsOtherConfig(row)) return;
+    this.converge(row.sn);
   }
 
   /**
-   * Re-sends the device's pending configuration, once at a time per device: after the command the
-   * device is busy with (a push of setDesiredConfig included) has ended, and only if the device then
-   * still needs that revision (stillPending, checked when the command is claimed).
+   * Re-sends the device's pending configuration, once at a time per device on this instance: after
+   * the command the device is busy with (a push of setDesiredConfig included) has ended, and only
+   * if the device then still needs that revision (stillPending, checked under the device row's lock
+   * when the command is claimed — which is what keeps several instances from sending it twice).
+   * Called after a hello or state, and by the convergence job for devices due for another try.
    */
-  private resendConfig(sn: string): void {
-    if (this.resending.has(sn)) return;
+  converge(sn: string): void {
+    if (this.closed || this.resending.has(sn)) return;
     this.resending.add(sn);
     void (async () => {
       while (!this.closed) {
@@ -911,15 +963,10 @@ export class CommandService {
         }
         const [row] = await this.d.database.db.select().from(devices).where(eq(devices.sn, sn));
         if (!row || row.desiredConfig == null || !stillPending(row.desiredRevision)(row)) return;
-        const params = COMMAND_PARAMS['apply-config'].safeParse({
-          revision: row.desiredRevision,
-          document: row.desiredConfig,
-        });
-        if (!params.success) throw new Error(params.error.message);
         const outcome = await this.run(
           sn,
           'apply-config',
-          params.data,
+          this.applyParams(row),
           SYSTEM_ACTOR,
           this.timeoutFor('apply-config'),
           stillPending(row.desiredRevision),

@@ -1,0 +1,210 @@
+import {
+  AppError,
+  Codes,
+  type ConfigDiffView,
+  type ConfigRevisionDetail,
+  type ConfigRevisionList,
+  type ConfigRevisionView,
+  type DeviceConfigView,
+  diffConfigs,
+  ManagementMode,
+  REDACTED,
+  type RollbackConfigBody,
+  redactSecrets,
+  type SaveDeviceConfigBody,
+  SECRET_KEYS,
+} from '@beacon/protocol';
+import { and, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.ts';
+import { devices } from '../db/schema.ts';
+import type { Deps } from '../deps.ts';
+import { loadProjectAccess } from '../projects/access.ts';
+import { type WriteCaller, withProjectWrite } from '../projects/write.ts';
+import {
+  commitDeviceRevision,
+  type DeviceRow,
+  findDeviceRevision,
+  listDeviceRevisions,
+  type RevisionRow,
+} from './repository.ts';
+
+/**
+ * The configuration domain (invariant 3, docs/decisions/0029): a device's desired configuration
+ * as revisions. Every change — a save, a rollback, a copy from another device (maintenance) — is a
+ * new revision committed on the project write path with its audit row, checked against the
+ * revision it was based on (5120 when someone saved in between), then pushed after commit; the
+ * convergence job (convergence.ts) keeps pushing until the device reports it.
+ */
+
+const secretsOf = (deps: Deps) => deps.gateway.commands.secrets;
+
+async function deviceIn(db: DbOrTx, projectId: number, sn: string): Promise<DeviceRow> {
+  const [row] = await db
+    .select()
+    .from(devices)
+    .where(and(eq(devices.projectId, projectId), eq(devices.sn, sn.toUpperCase())));
+  if (!row) throw new AppError(Codes.NOT_FOUND, 'The device is not in this project');
+  return row;
+}
+
+function configView(deps: Deps, row: DeviceRow): DeviceConfigView {
+  const document = row.desiredConfig ? secretsOf(deps).openDocument(row.desiredConfig) : {};
+  return {
+    sn: row.sn,
+    revision: row.desiredRevision,
+    hash: row.desiredHash,
+    document: redactSecrets(document as Record<string, unknown>),
+    status: row.configStatus,
+    code: row.configCode,
+    reportedRevision: row.reportedRevision,
+    reportedHash: row.reportedHash,
+    drift:
+      row.reportedRevision === row.desiredRevision &&
+      row.desiredHash !== null &&
+      row.reportedHash !== null &&
+      row.desiredHash !== row.reportedHash,
+  };
+}
+
+const revisionView = (row: RevisionRow): ConfigRevisionView => ({
+  revision: row.revision,
+  hash: row.hash,
+  author: row.authorName,
+  reason: row.reason,
+  createdAt: row.createdAt.toISOString(),
+});
+
+export async function getDeviceConfig(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+  sn: string,
+): Promise<DeviceConfigView> {
+  const { db } = deps.database;
+  await loadProjectAccess(db, caller, projectId, { now: deps.now() });
+  return configView(deps, await deviceIn(db, projectId, sn));
+}
+
+/** A new revision of the device's configuration, on the write path; pushed once committed. */
+async function commitOnWritePath(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+  sn: string,
+  change: { document: Record<string, unknown>; expectedRevision: number; reason: string; action: string },
+): Promise<DeviceConfigView> {
+  const device = await withProjectWrite(deps, caller, projectId, async (write) => {
+    const current = await deviceIn(write.tx, projectId, sn);
+    // SPEC.md §4: a device in local management mode cannot be configured from the cloud.
+    if (current.managementMode === ManagementMode.LOCAL) throw new AppError(Codes.LOCAL_MANAGE);
+    const { before, device, revision } = await commitDeviceRevision(write.tx, secretsOf(deps), {
+      sn: current.sn,
+      projectId,
+      document: change.document,
+      author: caller,
+      reason: change.reason,
+      expectedRevision: change.expectedRevision,
+      now: write.now,
+    });
+    write.audit({
+      action: change.action,
+      entity: 'device-config',
+      entityId: device.sn,
+      before: { revision: before.desiredRevision, hash: before.desiredHash },
+      after: { revision: revision.revision, hash: revision.hash, reason: revision.reason },
+    });
+    return device;
+  });
+  // An offline or busy device gets it when it can take it (its hello, its state, or the job).
+  deps.gateway.commands.converge(device.sn);
+  return configView(deps, device);
+}
+
+export function saveDeviceConfig(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+  sn: string,
+  body: SaveDeviceConfigBody,
+): Promise<DeviceConfigView> {
+  return commitOnWritePath(deps, caller, projectId, sn, {
+    document: body.document,
+    expectedRevision: body.expectedRevision,
+    reason: body.reason ?? '',
+    action: 'config-save',
+  });
+}
+
+export async function rollbackDeviceConfig(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+  sn: string,
+  body: RollbackConfigBody,
+): Promise<DeviceConfigView> {
+  const target = await findDeviceRevision(deps.database.db, projectId, sn.toUpperCase(), body.revision);
+  if (!target) throw new AppError(Codes.NOT_FOUND, 'There is no such revision', { revision: 'Not found' });
+  return commitOnWritePath(deps, caller, projectId, sn, {
+    // Sealed secrets are opened by the commit (it seals again with fresh nonces).
+    document: secretsOf(deps).openDocument(target.document) as Record<string, unknown>,
+    expectedRevision: body.expectedRevision,
+    reason: body.reason || `Rollback to revision ${body.revision}`,
+    action: 'config-rollback',
+  });
+}
+
+export async function listRevisions(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+  sn: string,
+  page: { page: number; pageSize: number },
+): Promise<ConfigRevisionList> {
+  const { db } = deps.database;
+  await loadProjectAccess(db, caller, projectId, { now: deps.now() });
+  const { rows, total } = await listDeviceRevisions(db, projectId, sn.toUpperCase(), page);
+  return { items: rows.map(revisionView), total, page: page.page, pageSize: page.pageSize };
+}
+
+async function revisionOr404(deps: Deps, projectId: number, sn: string, revision: number) {
+  const row = await findDeviceRevision(deps.database.db, projectId, sn.toUpperCase(), revision);
+  if (!row) throw new AppError(Codes.NOT_FOUND, `There is no revision ${revision}`);
+  return row;
+}
+
+export async function getRevision(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+  sn: string,
+  revision: number,
+): Promise<ConfigRevisionDetail> {
+  await loadProjectAccess(deps.database.db, caller, projectId, { now: deps.now() });
+  const row = await revisionOr404(deps, projectId, sn, revision);
+  const document = secretsOf(deps).openDocument(row.document) as Record<string, unknown>;
+  return { ...revisionView(row), document: redactSecrets(document) };
+}
+
+/** What changed from one revision to another; a changed secret shows as changed, never its value. */
+export async function diffRevisions(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+  sn: string,
+  from: number,
+  to: number,
+): Promise<ConfigDiffView> {
+  await loadProjectAccess(deps.database.db, caller, projectId, { now: deps.now() });
+  const [a, b] = await Promise.all([
+    revisionOr404(deps, projectId, sn, from),
+    revisionOr404(deps, projectId, sn, to),
+  ]);
+  const secrets = secretsOf(deps);
+  const changes = diffConfigs(secrets.openDocument(a.document), secrets.openDocument(b.document)).map((c) =>
+    isSecretPath(c.path) ? { path: c.path, before: mask(c.before), after: mask(c.after) } : c,
+  );
+  return { from, to, changes };
+}
+
+const isSecretPath = (path: string) => SECRET_KEYS.has(path.slice(path.lastIndexOf('.') + 1));
+const mask = (v: unknown) => (v === undefined || v === '' ? v : REDACTED);
