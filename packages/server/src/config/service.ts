@@ -91,7 +91,13 @@ async function commitOnWritePath(
   caller: WriteCaller,
   projectId: number,
   sn: string,
-  change: { document: Record<string, unknown>; expectedRevision: number; reason: string; action: string },
+  change: {
+    /** Read inside the write, after its access check (a rollback's revision must not leak ids). */
+    document: (tx: DbOrTx) => Promise<Record<string, unknown>>;
+    expectedRevision: number;
+    reason: string;
+    action: string;
+  },
 ): Promise<DeviceConfigView> {
   const device = await withProjectWrite(deps, caller, projectId, async (write) => {
     const current = await deviceIn(write.tx, projectId, sn);
@@ -100,7 +106,7 @@ async function commitOnWritePath(
     const { before, device, revision } = await commitDeviceRevision(write.tx, secretsOf(deps), {
       sn: current.sn,
       projectId,
-      document: change.document,
+      document: await change.document(write.tx),
       author: caller,
       reason: change.reason,
       expectedRevision: change.expectedRevision,
@@ -128,7 +134,7 @@ export function saveDeviceConfig(
   body: SaveDeviceConfigBody,
 ): Promise<DeviceConfigView> {
   return commitOnWritePath(deps, caller, projectId, sn, {
-    document: body.document,
+    document: async () => body.document,
     expectedRevision: body.expectedRevision,
     reason: body.reason ?? '',
     action: 'config-save',
@@ -142,11 +148,14 @@ export async function rollbackDeviceConfig(
   sn: string,
   body: RollbackConfigBody,
 ): Promise<DeviceConfigView> {
-  const target = await findDeviceRevision(deps.database.db, projectId, sn.toUpperCase(), body.revision);
-  if (!target) throw new AppError(Codes.NOT_FOUND, 'There is no such revision', { revision: 'Not found' });
   return commitOnWritePath(deps, caller, projectId, sn, {
-    // Sealed secrets are opened by the commit (it seals again with fresh nonces).
-    document: secretsOf(deps).openDocument(target.document) as Record<string, unknown>,
+    document: async (tx) => {
+      const target = await findDeviceRevision(tx, projectId, sn.toUpperCase(), body.revision);
+      if (!target)
+        throw new AppError(Codes.NOT_FOUND, 'There is no such revision', { revision: 'Not found' });
+      // Sealed secrets are opened here; the commit seals them again with fresh nonces.
+      return secretsOf(deps).openDocument(target.document) as Record<string, unknown>;
+    },
     expectedRevision: body.expectedRevision,
     reason: body.reason || `Rollback to revision ${body.revision}`,
     action: 'config-rollback',
