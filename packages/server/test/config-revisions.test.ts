@@ -37,9 +37,9 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function device(on: TestServer = server): Promise<SimulatedDevice> {
+async function device(model = 'BA-W1200C', on: TestServer = server): Promise<SimulatedDevice> {
   const sn = testSn('C');
-  const d = await simulateOnline(on, sn);
+  const d = await simulateOnline(on, sn, { model });
   running.push(d);
   await on.database.db.update(devices).set({ projectId }).where(eq(devices.sn, sn));
   return d;
@@ -148,6 +148,25 @@ describe('revisions', () => {
       .from(auditLog)
       .where(and(eq(auditLog.entityId, ap.sn), eq(auditLog.entity, 'device-config')));
     expect(audits.map((a) => a.action)).toEqual(['config-save', 'config-save', 'config-rollback']);
+  });
+
+  it('copy configuration takes the sealed secrets along, opened only for the receiving device', async () => {
+    const [source, target] = [await device('BG-R1200'), await device('BG-R1200')];
+    const wan = { type: 'pppoe', username: 'isp', password: 'pppoe-Secret-2' };
+    expect((await save(source.sn, 0, { name: 'gw', wan })).body.code).toBe(0);
+    await applied(server, source.sn, 1);
+    const copy = await owner.client.post(`/projects/${projectId}/devices/${source.sn}/actions/copy-config`, {
+      targets: [target.sn],
+    });
+    expect(copy.body.code, JSON.stringify(copy.body)).toBe(0);
+    await applied(server, target.sn, 1);
+    expect(target.document).toMatchObject({ wan: { password: 'pppoe-Secret-2' } });
+    const rows = await server.database.db
+      .select()
+      .from(configRevisions)
+      .where(eq(configRevisions.sn, target.sn));
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain('pppoe-Secret-2');
   });
 
   it('a read-only member can read but not save (5032)', async () => {

@@ -108,6 +108,8 @@ describe('shutdown of the process (src/main.ts)', () => {
       DATABASE_URL: '',
       MQTT_URL: '',
       DEMO: '1',
+      // Set, as in production: without it the server warns at start (and this test wants none).
+      BEACON_SECRET_KEY: 'shutdown-test-secret-key',
     };
     const first = new ServerProcess(env);
     running.push(first);

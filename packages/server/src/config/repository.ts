@@ -21,7 +21,7 @@ export interface NewDeviceRevision {
   sn: string;
   /** The project the device must be in (undefined: wherever it is, e.g. the system's re-sends). */
   projectId?: number;
-  /** Plain document; "********" for a secret keeps the stored one. */
+  /** The document (plain, or with sealed secrets); "********" for a secret keeps the stored one. */
   document: Record<string, unknown>;
   author: Pick<Actor, 'accountId' | 'account'>;
   reason?: string;
@@ -51,7 +51,8 @@ export async function commitDeviceRevision(
     });
   }
   const current = before.desiredConfig ? secrets.openDocument(before.desiredConfig) : null;
-  const parsed = deviceConfigSchema.safeParse(keepSecrets(input.document, current));
+  // A document copied from another device or revision may carry sealed values: open them first.
+  const parsed = deviceConfigSchema.safeParse(secrets.openDocument(keepSecrets(input.document, current)));
   if (!parsed.success) {
     const failure = failureFromZod(parsed.error);
     throw new AppError(failure.code, failure.message, failure.fields);

@@ -388,6 +388,7 @@ export class CommandService {
     scope?: CommandScope,
   ): Promise<CommandOutcome | null> {
     const id = randomUUID();
+    // How long this caller really waits for a busy device (timers run on the wall clock).
     const giveUpAt = Date.now() + timeoutMs;
     for (;;) {
       const claim = await this.claim(sn, id, name, params, actor, timeoutMs, giveUpAt, onlyIf, scope);
@@ -409,6 +410,7 @@ export class CommandService {
     timeoutMs: number,
   ): Promise<CommandOutcome> {
     const outcome = new Promise<CommandOutcome>((resolve) => this.waiters.set(id, { sn, name, resolve }));
+    // The device compares this with its own clock: the wall clock, not deps.now() (which tests move).
     const expiresAt = Date.now() + timeoutMs;
     const payload = JSON.stringify(makeCommand(name, params as never, id, { expiresAt }));
     this.d.publish(downTopic(sn), payload).catch((err) => {

@@ -151,6 +151,7 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
         throw err;
       }
       const checked = checkFirmware(file.filename, bytes);
+      const now = deps.now();
       const row = await deps.database.db.transaction(async (tx) => {
         const [inserted] = await tx
           .insert(firmwareImages)
@@ -159,22 +160,27 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
             fileName: file.filename,
             data: bytes,
             accountId: who.accountId,
-            createdAt: deps.now(),
+            createdAt: now,
             ...checked,
           })
           .returning(FIRMWARE_META);
-        await recordAudit(tx, who, {
-          projectId,
-          action: 'upload',
-          entity: 'firmware',
-          entityId: inserted.id,
-          after: {
-            fileName: inserted.fileName,
-            model: inserted.model,
-            version: inserted.version,
-            size: inserted.size,
+        await recordAudit(
+          tx,
+          who,
+          {
+            projectId,
+            action: 'upload',
+            entity: 'firmware',
+            entityId: inserted.id,
+            after: {
+              fileName: inserted.fileName,
+              model: inserted.model,
+              version: inserted.version,
+              size: inserted.size,
+            },
           },
-        });
+          now,
+        );
         return inserted;
       });
       return ok(firmwareView(row));
