@@ -682,7 +682,14 @@ export class DeviceCore {
     this.status = DeviceStatus.ONLINE_NOT_SAVED;
     this.publishState();
     await this.wait(between(Math.random, LIMITS.CONFIG_SAVE_MIN_SECONDS, LIMITS.CONFIG_SAVE_MAX_SECONDS));
-    await this.store.update({ revision, document, failed: null });
+    await this.store.update({
+      revision,
+      document,
+      failed: null,
+      // Settings the document carries besides the network: the admin password and the LEDs.
+      ...(document.admin?.password ? { passwordHash: sha256Hex(document.admin.password) } : {}),
+      ...(typeof document.led === 'boolean' ? { led: document.led } : {}),
+    });
     await this.refreshHash();
     this.operation = null;
     this.status = DeviceStatus.ONLINE;

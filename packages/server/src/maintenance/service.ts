@@ -177,11 +177,10 @@ export async function runAction(
   } else if (!PER_DEVICE.has(action)) {
     // The same command for every device: claimed and recorded in batches by the gateway
     // (sendToMany), instead of one transaction per device for the claim and one per outcome.
-    const p = action === 'password' ? { password: params.password } : params;
     const outcomes = await deps.gateway.commands.sendToMany(
       admitted.map((d) => d.sn),
       commandFor(action, params),
-      p as never,
+      params as never,
       actor,
       { scope },
     );
@@ -371,12 +370,35 @@ async function send(
       outcome = await commands.send(sn, 'upgrade', p, actor, { scope });
       break;
     }
+    case 'password':
+    case 'led': {
+      // Settings the device keeps: a new revision of its configuration (the password sealed at
+      // rest), based on the revision read with the device, pushed like any other.
+      const base = await baseDocument(deps, device, actor);
+      if ('code' in base) return base;
+      const document =
+        action === 'password'
+          ? { ...base.document, admin: { password: params.password as string } }
+          : { ...base.document, led: params.on as boolean };
+      const r = await commands.setDesiredConfig(sn, document as DeviceConfigInput, actor, {
+        scope,
+        expectedRevision: device.desiredRevision,
+        reason: action === 'password' ? 'Device password changed' : `LEDs ${params.on ? 'on' : 'off'}`,
+      });
+      outcome = r.outcome;
+      if (!outcome) return { sn, code: 0, message: null, commandId: null, data: { revision: r.revision } };
+      break;
+    }
     case 'copy-config': {
       // Keep the receiver's own name: only the settings are copied.
       const document = { ...(copy!.document as Record<string, unknown>) } as DeviceConfigInput;
       const ownName = (device.desiredConfig as { name?: string } | null)?.name ?? device.name;
       if (ownName) (document as { name?: string }).name = ownName;
       else delete (document as { name?: string }).name;
+      // Nor the source's administrator password: the receiver keeps its own (sealed) one.
+      const ownAdmin = (device.desiredConfig as { admin?: unknown } | null)?.admin;
+      if (ownAdmin) (document as { admin?: unknown }).admin = ownAdmin;
+      else delete (document as { admin?: unknown }).admin;
       const r = await commands.setDesiredConfig(sn, document, actor, { scope });
       outcome = r.outcome;
       if (!outcome) return { sn, code: 0, message: null, commandId: null, data: { revision: r.revision } };
@@ -452,16 +474,41 @@ async function send(
       break;
     }
     default: {
-      const name = commandFor(action, params);
-      const p = action === 'password' ? { password: params.password } : params;
-      outcome = await commands.send(sn, name, p as never, actor, { scope });
+      outcome = await commands.send(sn, commandFor(action, params), params as never, actor, { scope });
     }
   }
   return resultOf(outcome);
 }
 
 /** Actions whose command differs per device (a download URL, a document, a remote session). */
-const PER_DEVICE = new Set<MaintenanceAction>(['upgrade', 'copy-config', 'remote-management']);
+const PER_DEVICE = new Set<MaintenanceAction>([
+  'upgrade',
+  'copy-config',
+  'remote-management',
+  'password',
+  'led',
+]);
+
+/**
+ * The document a settings change starts from: the device's desired configuration (secrets opened),
+ * or — before any revision was saved — what the device runs (get-config), so a first revision does
+ * not drop the settings the device already has.
+ */
+async function baseDocument(
+  deps: Deps,
+  device: DeviceRow,
+  actor: CommandActor,
+): Promise<{ document: Record<string, unknown> } | ActionResultView> {
+  if (device.desiredRevision > 0 && device.desiredConfig) {
+    return {
+      document: deps.gateway.commands.secrets.openDocument(device.desiredConfig) as Record<string, unknown>,
+    };
+  }
+  const outcome = await deps.gateway.commands.send(device.sn, 'get-config', {}, actor);
+  if (outcome.code !== 0) return resultOf(outcome);
+  const document = (outcome.data as { document?: Record<string, unknown> } | null)?.document;
+  return { document: document ?? {} };
+}
 
 function resultOf(outcome: CommandOutcome): ActionResultView {
   return {
