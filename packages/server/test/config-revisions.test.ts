@@ -182,6 +182,37 @@ describe('revisions', () => {
   });
 });
 
+describe("the project's own configuration", () => {
+  it('keeps revisions of its own, refuses a stale save, compares and rolls back', async () => {
+    const path = `/projects/${projectId}/config`;
+    expect((await owner.client.get(path)).body.data).toEqual({ revision: 0, hash: null, document: {} });
+    const one = await owner.client.request('PUT', path, {
+      expectedRevision: 0,
+      document: { name: 'site-a' },
+    });
+    expect(one.body.data).toMatchObject({ revision: 1, document: { name: 'site-a' } });
+    const stale = await owner.client.request('PUT', path, {
+      expectedRevision: 0,
+      document: { name: 'site-b' },
+    });
+    expect(stale.body.code).toBe(5120);
+    expect(
+      (await owner.client.request('PUT', path, { expectedRevision: 1, document: { name: 'site-b' } })).body
+        .code,
+    ).toBe(0);
+    const diff = await owner.client.get<ConfigDiffView>(`${path}/diff?from=1&to=2`);
+    expect(diff.body.data.changes).toEqual([{ path: 'name', before: 'site-a', after: 'site-b' }]);
+    const back = await owner.client.post(`${path}/rollback`, { revision: 1, expectedRevision: 2 });
+    expect(back.body.data).toMatchObject({ revision: 3, document: { name: 'site-a' } });
+    const list = await owner.client.get<ConfigRevisionList>(`${path}/revisions`);
+    expect(list.body.data.items.map((r) => [r.revision, r.reason])).toEqual([
+      [3, 'Rollback to revision 1'],
+      [2, ''],
+      [1, ''],
+    ]);
+  });
+});
+
 describe('convergence, with the server restarted in between', () => {
   it('a device offline during a change gets it when it is back', async () => {
     const sn = testSn('O');

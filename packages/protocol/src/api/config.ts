@@ -12,6 +12,9 @@ import { Paged, PageQuery } from './envelope.ts';
  *   GET  /api/v1/projects/{id}/devices/{sn}/config/diff?from=&to=        what changed between two
  *   POST /api/v1/projects/{id}/devices/{sn}/config/rollback              { revision, expectedRevision, reason? }
  *
+ * The project's own configuration (settings for the whole project, e.g. its Wi-Fi policies) has the
+ * same routes without `/devices/{sn}`: /api/v1/projects/{id}/config[/revisions[/{revision}]|/diff|/rollback].
+ *
  * A save or rollback names the revision it was based on (expectedRevision, 0 when there is none
  * yet); when someone saved in between it is refused with 5120, never merged. Secret values
  * (passwords, keys) are shown as "********"; saving "********" keeps the stored secret.
@@ -80,3 +83,11 @@ export const ConfigDiffView = z.object({
   ),
 });
 export type ConfigDiffView = z.infer<typeof ConfigDiffView>;
+
+/** The project's own configuration: its latest revision (0: none saved). */
+export const ProjectConfigView = z.object({
+  revision: z.number().int(),
+  hash: z.string().nullable(),
+  document: z.record(z.string(), z.unknown()),
+});
+export type ProjectConfigView = z.infer<typeof ProjectConfigView>;

@@ -8,7 +8,7 @@ import {
   REDACTED,
   SECRET_KEYS,
 } from '@beacon/protocol';
-import { and, count, desc, eq, max } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, max } from 'drizzle-orm';
 import type { Actor } from '../audit/audit.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { configRevisions, devices } from '../db/schema.ts';
@@ -119,14 +119,21 @@ export function keepSecrets(incoming: unknown, stored: unknown): unknown {
   return out;
 }
 
-/** The revisions of a device made in a project, newest first. */
-export async function listDeviceRevisions(
+/** A device's revisions made in a project (sn), or the project's own (sn null). */
+const scopeOf = (projectId: number, sn: string | null) =>
+  and(
+    eq(configRevisions.projectId, projectId),
+    sn === null ? isNull(configRevisions.sn) : eq(configRevisions.sn, sn),
+  );
+
+/** The revisions of a device (or the project's own, sn null) in a project, newest first. */
+export async function listRevisions(
   db: DbOrTx,
   projectId: number,
-  sn: string,
+  sn: string | null,
   page: { page: number; pageSize: number },
 ): Promise<{ rows: RevisionRow[]; total: number }> {
-  const where = and(eq(configRevisions.projectId, projectId), eq(configRevisions.sn, sn));
+  const where = scopeOf(projectId, sn);
   const [rows, [{ n }]] = await Promise.all([
     db
       .select()
@@ -140,21 +147,66 @@ export async function listDeviceRevisions(
   return { rows, total: n };
 }
 
-export async function findDeviceRevision(
+export async function findRevision(
   db: DbOrTx,
   projectId: number,
-  sn: string,
+  sn: string | null,
   revision: number,
 ): Promise<RevisionRow | undefined> {
   const [row] = await db
     .select()
     .from(configRevisions)
-    .where(
-      and(
-        eq(configRevisions.projectId, projectId),
-        eq(configRevisions.sn, sn),
-        eq(configRevisions.revision, revision),
-      ),
-    );
+    .where(and(scopeOf(projectId, sn), eq(configRevisions.revision, revision)));
   return row;
+}
+
+/** The project's latest own revision (none: revision 0). */
+export async function latestProjectRevision(db: DbOrTx, projectId: number): Promise<RevisionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(configRevisions)
+    .where(scopeOf(projectId, null))
+    .orderBy(desc(configRevisions.revision))
+    .limit(1);
+  return row;
+}
+
+/**
+ * The project's next own revision (settings for the whole project, e.g. its Wi-Fi policies), in the
+ * caller's transaction, which must hold the project row locked (withProjectWrite lock 'update') so
+ * two saves are serialised; same checks as a device's.
+ */
+export async function commitProjectRevision(
+  tx: DbOrTx,
+  secrets: Secrets,
+  input: Omit<NewDeviceRevision, 'sn' | 'projectId'> & { projectId: number },
+): Promise<{ before: RevisionRow | undefined; revision: RevisionRow }> {
+  const before = await latestProjectRevision(tx, input.projectId);
+  const latest = before?.revision ?? 0;
+  if (input.expectedRevision !== undefined && input.expectedRevision !== latest) {
+    throw new AppError(Codes.CONFIG_STALE, undefined, {
+      expectedRevision: `The latest revision is ${latest}`,
+    });
+  }
+  const current = before ? secrets.openDocument(before.document) : null;
+  const parsed = deviceConfigSchema.safeParse(secrets.openDocument(keepSecrets(input.document, current)));
+  if (!parsed.success) {
+    const failure = failureFromZod(parsed.error);
+    throw new AppError(failure.code, failure.message, failure.fields);
+  }
+  const [revision] = await tx
+    .insert(configRevisions)
+    .values({
+      projectId: input.projectId,
+      sn: null,
+      revision: latest + 1,
+      document: secrets.sealDocument(parsed.data),
+      hash: await configHash(parsed.data),
+      authorId: input.author.accountId,
+      authorName: input.author.account,
+      reason: input.reason ?? '',
+      createdAt: input.now,
+    })
+    .returning();
+  return { before, revision };
 }

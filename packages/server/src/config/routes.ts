@@ -6,6 +6,7 @@ import {
   ConfigRevisionQuery,
   DeviceConfigView,
   ok as envelope,
+  ProjectConfigView,
   RollbackConfigBody,
   SaveDeviceConfigBody,
 } from '@beacon/protocol';
@@ -18,6 +19,7 @@ import type { App } from '../http/types.ts';
 import * as service from './service.ts';
 
 const tags = ['configuration'];
+const ProjectParams = z.object({ id: z.coerce.number().int().positive() });
 const DeviceParams = z.object({
   id: z.coerce.number().int().positive(),
   sn: z.string().trim().min(1).max(32),
@@ -160,5 +162,103 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
           request.body,
         ),
       ),
+  );
+
+  // The project's own configuration (settings for the whole project).
+  app.get(
+    '/projects/:id/config',
+    {
+      schema: {
+        tags,
+        summary: "The project's own latest configuration revision (secrets as ********)",
+        params: ProjectParams,
+        response: { 200: envelope(ProjectConfigView) },
+      },
+    },
+    async (request) => ok(await service.getProjectConfig(deps, caller(request), request.params.id)),
+  );
+
+  app.put(
+    '/projects/:id/config',
+    {
+      schema: {
+        tags,
+        summary:
+          "Save a new revision of the project's own configuration based on expectedRevision (5120 otherwise)",
+        params: ProjectParams,
+        body: SaveDeviceConfigBody,
+        response: { 200: envelope(ProjectConfigView) },
+      },
+    },
+    async (request) =>
+      ok(await service.saveProjectConfig(deps, caller(request), request.params.id, request.body)),
+  );
+
+  app.get(
+    '/projects/:id/config/revisions',
+    {
+      schema: {
+        tags,
+        summary: "The project's own configuration revisions, newest first",
+        params: ProjectParams,
+        querystring: ConfigRevisionQuery,
+        response: { 200: envelope(ConfigRevisionList) },
+      },
+    },
+    async (request) =>
+      ok(await service.listRevisions(deps, caller(request), request.params.id, null, request.query)),
+  );
+
+  app.get(
+    '/projects/:id/config/revisions/:revision',
+    {
+      schema: {
+        tags,
+        summary: "One of the project's own revisions with its document (secrets as ********)",
+        params: ProjectParams.extend({ revision: z.coerce.number().int().min(1).max(2_147_483_647) }),
+        response: { 200: envelope(ConfigRevisionDetail) },
+      },
+    },
+    async (request) =>
+      ok(await service.getRevision(deps, caller(request), request.params.id, null, request.params.revision)),
+  );
+
+  app.get(
+    '/projects/:id/config/diff',
+    {
+      schema: {
+        tags,
+        summary: "What changed from one of the project's own revisions to another",
+        params: ProjectParams,
+        querystring: ConfigDiffQuery,
+        response: { 200: envelope(ConfigDiffView) },
+      },
+    },
+    async (request) =>
+      ok(
+        await service.diffRevisions(
+          deps,
+          caller(request),
+          request.params.id,
+          null,
+          request.query.from,
+          request.query.to,
+        ),
+      ),
+  );
+
+  app.post(
+    '/projects/:id/config/rollback',
+    {
+      schema: {
+        tags,
+        summary: "Save an earlier revision of the project's own configuration as a new one",
+        params: ProjectParams,
+        body: RollbackConfigBody,
+        response: { 200: envelope(ProjectConfigView) },
+      },
+    },
+    async (request) =>
+      ok(await service.rollbackProjectConfig(deps, caller(request), request.params.id, request.body)),
   );
 }

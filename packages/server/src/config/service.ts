@@ -8,6 +8,7 @@ import {
   type DeviceConfigView,
   diffConfigs,
   ManagementMode,
+  type ProjectConfigView,
   REDACTED,
   type RollbackConfigBody,
   redactSecrets,
@@ -20,13 +21,8 @@ import { devices } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { loadProjectAccess } from '../projects/access.ts';
 import { type WriteCaller, withProjectWrite } from '../projects/write.ts';
-import {
-  commitDeviceRevision,
-  type DeviceRow,
-  findDeviceRevision,
-  listDeviceRevisions,
-  type RevisionRow,
-} from './repository.ts';
+import * as repo from './repository.ts';
+import { commitDeviceRevision, type DeviceRow, type RevisionRow } from './repository.ts';
 
 /**
  * The configuration domain (invariant 3, docs/decisions/0029): a device's desired configuration
@@ -37,6 +33,8 @@ import {
  */
 
 const secretsOf = (deps: Deps) => deps.gateway.commands.secrets;
+/** A device's serial number as stored, or null for the project's own configuration. */
+const norm = (sn: string | null) => (sn === null ? null : sn.toUpperCase());
 
 async function deviceIn(db: DbOrTx, projectId: number, sn: string): Promise<DeviceRow> {
   const [row] = await db
@@ -150,7 +148,7 @@ export async function rollbackDeviceConfig(
 ): Promise<DeviceConfigView> {
   return commitOnWritePath(deps, caller, projectId, sn, {
     document: async (tx) => {
-      const target = await findDeviceRevision(tx, projectId, sn.toUpperCase(), body.revision);
+      const target = await repo.findRevision(tx, projectId, sn.toUpperCase(), body.revision);
       if (!target)
         throw new AppError(Codes.NOT_FOUND, 'There is no such revision', { revision: 'Not found' });
       // Sealed secrets are opened here; the commit seals them again with fresh nonces.
@@ -166,17 +164,17 @@ export async function listRevisions(
   deps: Deps,
   caller: WriteCaller,
   projectId: number,
-  sn: string,
+  sn: string | null,
   page: { page: number; pageSize: number },
 ): Promise<ConfigRevisionList> {
   const { db } = deps.database;
   await loadProjectAccess(db, caller, projectId, { now: deps.now() });
-  const { rows, total } = await listDeviceRevisions(db, projectId, sn.toUpperCase(), page);
+  const { rows, total } = await repo.listRevisions(db, projectId, norm(sn), page);
   return { items: rows.map(revisionView), total, page: page.page, pageSize: page.pageSize };
 }
 
-async function revisionOr404(deps: Deps, projectId: number, sn: string, revision: number) {
-  const row = await findDeviceRevision(deps.database.db, projectId, sn.toUpperCase(), revision);
+async function revisionOr404(deps: Deps, projectId: number, sn: string | null, revision: number) {
+  const row = await repo.findRevision(deps.database.db, projectId, norm(sn), revision);
   if (!row) throw new AppError(Codes.NOT_FOUND, `There is no revision ${revision}`);
   return row;
 }
@@ -185,7 +183,7 @@ export async function getRevision(
   deps: Deps,
   caller: WriteCaller,
   projectId: number,
-  sn: string,
+  sn: string | null,
   revision: number,
 ): Promise<ConfigRevisionDetail> {
   await loadProjectAccess(deps.database.db, caller, projectId, { now: deps.now() });
@@ -199,7 +197,7 @@ export async function diffRevisions(
   deps: Deps,
   caller: WriteCaller,
   projectId: number,
-  sn: string,
+  sn: string | null,
   from: number,
   to: number,
 ): Promise<ConfigDiffView> {
@@ -217,3 +215,92 @@ export async function diffRevisions(
 
 const isSecretPath = (path: string) => SECRET_KEYS.has(path.slice(path.lastIndexOf('.') + 1));
 const mask = (v: unknown) => (v === undefined || v === '' ? v : REDACTED);
+
+// ── the project's own configuration (sn null): settings for the whole project ──
+
+function projectView(deps: Deps, row: RevisionRow | undefined): ProjectConfigView {
+  if (!row) return { revision: 0, hash: null, document: {} };
+  const document = secretsOf(deps).openDocument(row.document) as Record<string, unknown>;
+  return { revision: row.revision, hash: row.hash, document: redactSecrets(document) };
+}
+
+export async function getProjectConfig(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+): Promise<ProjectConfigView> {
+  await loadProjectAccess(deps.database.db, caller, projectId, { now: deps.now() });
+  return projectView(deps, await repo.latestProjectRevision(deps.database.db, projectId));
+}
+
+async function commitProject(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+  change: {
+    document: (tx: DbOrTx) => Promise<Record<string, unknown>>;
+    expectedRevision: number;
+    reason: string;
+    action: string;
+  },
+): Promise<ProjectConfigView> {
+  const row = await withProjectWrite(
+    deps,
+    caller,
+    projectId,
+    async (write) => {
+      const { before, revision } = await repo.commitProjectRevision(write.tx, secretsOf(deps), {
+        projectId,
+        document: await change.document(write.tx),
+        author: caller,
+        reason: change.reason,
+        expectedRevision: change.expectedRevision,
+        now: write.now,
+      });
+      write.audit({
+        action: change.action,
+        entity: 'project-config',
+        entityId: projectId,
+        before: { revision: before?.revision ?? 0, hash: before?.hash ?? null },
+        after: { revision: revision.revision, hash: revision.hash, reason: revision.reason },
+      });
+      return revision;
+    },
+    // Two saves of the project's configuration are serialised on its row.
+    { lock: 'update' },
+  );
+  return projectView(deps, row);
+}
+
+export function saveProjectConfig(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+  body: SaveDeviceConfigBody,
+): Promise<ProjectConfigView> {
+  return commitProject(deps, caller, projectId, {
+    document: async () => body.document,
+    expectedRevision: body.expectedRevision,
+    reason: body.reason ?? '',
+    action: 'config-save',
+  });
+}
+
+export function rollbackProjectConfig(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+  body: RollbackConfigBody,
+): Promise<ProjectConfigView> {
+  return commitProject(deps, caller, projectId, {
+    document: async (tx) => {
+      const target = await repo.findRevision(tx, projectId, null, body.revision);
+      if (!target)
+        throw new AppError(Codes.NOT_FOUND, 'There is no such revision', { revision: 'Not found' });
+      return secretsOf(deps).openDocument(target.document) as Record<string, unknown>;
+    },
+    expectedRevision: body.expectedRevision,
+    reason: body.reason || `Rollback to revision ${body.revision}`,
+    action: 'config-rollback',
+  });
+}

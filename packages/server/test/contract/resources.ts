@@ -503,10 +503,84 @@ const configResource: ContractResource = {
   ],
 };
 
+/** The project's own configuration (src/config/): one revision saved. */
+const projectConfigResource: ContractResource = {
+  name: 'project config',
+  async setup(world) {
+    await world.server.database.db
+      .insert(configRevisions)
+      .values({
+        projectId: world.projectId,
+        sn: null,
+        revision: 1,
+        document: { name: 'site' },
+        hash: 'b'.repeat(64),
+        authorName: 'contract',
+      })
+      // The demo project is shared by every test: its revision 1 is made once.
+      .onConflictDoNothing();
+    return {};
+  },
+  async state(ctx) {
+    return ctx.server.database.db
+      .select()
+      .from(configRevisions)
+      .where(eq(configRevisions.projectId, ctx.projectId));
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/config',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/config`,
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/config',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/config`,
+      body: () => ({ expectedRevision: 1, document: { name: 'site-2' } }),
+      invalid: [
+        { label: 'a stale revision', body: { expectedRevision: 0, document: { name: 'x' } }, code: 5120 },
+        { label: 'a document that is not an object', body: { expectedRevision: 1, document: 'x' }, code: 16 },
+      ],
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/config/revisions',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/config/revisions`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/config/revisions/:revision',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/config/revisions/1`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/config/diff',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/config/diff?from=1&to=1`,
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/config/rollback',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/config/rollback`,
+      body: () => ({ revision: 1, expectedRevision: 1 }),
+      invalid: [
+        { label: 'a revision that does not exist', body: { revision: 7, expectedRevision: 1 }, code: 5033 },
+      ],
+    },
+  ],
+};
+
 export const CONTRACT_RESOURCES: ContractResource[] = [
   projectResource,
   sharingResource,
   deviceResource,
   maintenanceResource,
   configResource,
+  projectConfigResource,
 ];
