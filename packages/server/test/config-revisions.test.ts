@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/db/embedded.ts';
 import { auditLog, configRevisions, deviceCommands, devices } from '../src/db/schema.ts';
 import { startServer } from '../src/server.ts';
-import { deviceRow, insertProject, simulate, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
+import {
+  deviceRow,
+  EXTERNAL_BROKER,
+  insertProject,
+  simulate,
+  simulateOnline,
+  testSn,
+  waitFor,
+} from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
 import { HttpClient, startTestServer, type TestServer } from './helpers/harness.ts';
 
@@ -279,5 +287,37 @@ describe('convergence, with the server restarted in between', () => {
     expect(await server.jobs.tick()).toBeGreaterThanOrEqual(1);
     await applied(server, ap.sn, 1);
     expect(ap.document).toMatchObject({ name: 'retried' });
+  });
+});
+
+// Several instances share one external broker (shared subscription) and one database; an embedded
+// broker belongs to one instance.
+describe.runIf(EXTERNAL_BROKER)('two server instances', () => {
+  it('push a due revision once between them', async () => {
+    const ap = await device();
+    ap.pauseListening();
+    expect((await save(ap.sn, 0, { name: 'once' })).body.code).toBe(0);
+    await waitFor(async () => {
+      const [row] = await server.database.db
+        .select()
+        .from(deviceCommands)
+        .where(and(eq(deviceCommands.sn, ap.sn), eq(deviceCommands.name, 'apply-config')));
+      return row?.state === 'timeout';
+    }, 'push timed out');
+    ap.resumeListening();
+    const second = await startServer({ ...server.config, port: 0 }, { now: server.clock.now });
+    try {
+      server.clock.advance(3_600_000);
+      // Both instances' jobs run at once: one claims the device, the other finds nothing due.
+      await Promise.all([server.jobs.tick(), second.jobs.tick()]);
+      await applied(server, ap.sn, 1);
+      const pushes = await server.database.db
+        .select()
+        .from(deviceCommands)
+        .where(and(eq(deviceCommands.sn, ap.sn), eq(deviceCommands.name, 'apply-config')));
+      expect(pushes.map((p) => p.state).sort()).toEqual(['success', 'timeout']);
+    } finally {
+      await second.close();
+    }
   });
 });
