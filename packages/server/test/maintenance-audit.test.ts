@@ -153,4 +153,25 @@ describe('audit rows of device actions', () => {
       });
     }
   }, 90_000);
+
+  it("audit rows carry the service's clock (deps.now()), not the database's", async () => {
+    server.clock.advance(3_600_000);
+    try {
+      const [sn] = await silentDevices(1, 0);
+      expect(
+        (await owner.client.patch(`/projects/${projectId}`, { location: 'Moved clock' })).body.code,
+      ).toBe(0);
+      const res = await owner.client.post(`/projects/${projectId}/devices/${sn}/actions/reboot-schedule`, {
+        days: [1],
+        time: '04:00',
+      });
+      expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+      const rows = await server.database.db.select().from(auditLog).where(eq(auditLog.projectId, projectId));
+      const late = rows.filter((r) => r.action === 'update' || r.action === 'reboot-schedule');
+      expect(late).toHaveLength(2);
+      for (const row of late) expect(row.at.getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
+    } finally {
+      server.clock.advance(-3_600_000);
+    }
+  });
 });

@@ -159,6 +159,7 @@ export function createAccountService(deps: Deps, auth: AuthService) {
         if (keys.length === 0) return toAccountView(row, now);
         const updated = await repo.updateAccount(tx, row.id, changes, now);
         await recordAudit(tx, actor(principal, ctx), {
+          at: now,
           action: 'update',
           entity: 'account',
           entityId: row.id,
@@ -184,6 +185,7 @@ export function createAccountService(deps: Deps, auth: AuthService) {
         if (!before) throw new AppError(Codes.TOKEN_OLD);
         const row = await repo.setAvatar(tx, principal.accountId, bytes, type.mime, now);
         await recordAudit(tx, actor(principal, ctx), {
+          at: now,
           action: 'update-avatar',
           entity: 'account',
           entityId: row.id,
@@ -221,6 +223,7 @@ export function createAccountService(deps: Deps, auth: AuthService) {
       return db.transaction(async (tx) => {
         const passwordVersion = await setPassword(tx, row.id, passwordHash, now);
         await recordAudit(tx, actor(principal, ctx), {
+          at: now,
           action: 'change-password',
           entity: 'account',
           entityId: row.id,
@@ -259,6 +262,7 @@ export function createAccountService(deps: Deps, auth: AuthService) {
           }
           const row = await repo.insertScenario(tx, principal.accountId, name, now);
           await recordAudit(tx, actor(principal, ctx), {
+            at: now,
             action: 'create',
             entity: 'scenario',
             entityId: row.id,
@@ -277,6 +281,7 @@ export function createAccountService(deps: Deps, auth: AuthService) {
         const row = await repo.deleteScenario(tx, principal.accountId, id);
         if (!row) throw new AppError(Codes.NOT_FOUND);
         await recordAudit(tx, actor(principal, ctx), {
+          at: deps.now(),
           action: 'delete',
           entity: 'scenario',
           entityId: row.id,
@@ -317,6 +322,7 @@ export function createAccountService(deps: Deps, auth: AuthService) {
           createdAt: now,
         });
         await recordAudit(tx, actor(principal, ctx), {
+          at: now,
           action: 'create',
           entity: 'api_key',
           entityId: row.id,
@@ -331,6 +337,7 @@ export function createAccountService(deps: Deps, auth: AuthService) {
         const row = await repo.deleteApiKey(tx, principal.accountId, id);
         if (!row) throw new AppError(Codes.NOT_FOUND);
         await recordAudit(tx, actor(principal, ctx), {
+          at: deps.now(),
           action: 'delete',
           entity: 'api_key',
           entityId: row.id,

@@ -18,7 +18,12 @@ export interface AuditEntry {
   after?: unknown;
 }
 
-const rowOf = (actor: Actor, entry: AuditEntry, at: Date | undefined) => ({
+/** An audit row written by hand: its time is the service's deps.now() (tests move the clock). */
+export interface TimedAuditEntry extends AuditEntry {
+  at: Date;
+}
+
+const rowOf = (actor: Actor, entry: AuditEntry, at: Date) => ({
   accountId: actor.accountId,
   accountName: actor.account,
   projectId: entry.projectId ?? null,
@@ -28,15 +33,16 @@ const rowOf = (actor: Actor, entry: AuditEntry, at: Date | undefined) => ({
   before: entry.before ?? null,
   after: entry.after ?? null,
   requestId: actor.requestId ?? null,
-  ...(at ? { at } : {}),
+  at,
 });
 
 /**
- * Invariant 2: call inside the same transaction as the write it records. `at` is the service's
- * deps.now() (the database clock when omitted, for callers not yet moved to the write path).
+ * Invariant 2: call inside the same transaction as the write it records (or let withProjectWrite
+ * do it for you).
  */
-export async function recordAudit(tx: DbOrTx, actor: Actor, entry: AuditEntry, at?: Date): Promise<void> {
-  await tx.insert(auditLog).values(rowOf(actor, entry, at));
+export async function recordAudit(tx: DbOrTx, actor: Actor, entry: TimedAuditEntry): Promise<void> {
+  const { at, ...rest } = entry;
+  await tx.insert(auditLog).values(rowOf(actor, rest, at));
 }
 
 const AUDIT_COLUMNS = [

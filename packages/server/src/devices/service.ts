@@ -258,6 +258,7 @@ export async function addDevice(
     const access = requireWritable(await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' }));
     const bound = await bindOne(tx, access.project, body, now);
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'create',
       entity: ENTITY,
@@ -333,6 +334,7 @@ export async function importDevices(
     }
     if (added.length > 0) {
       await recordAudit(tx, actorOf(caller), {
+        at: now,
         projectId,
         action: 'import',
         entity: ENTITY,
@@ -379,6 +381,7 @@ export async function updateDevice(
       .where(eq(devices.sn, current.sn))
       .returning();
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'update',
       entity: ENTITY,
@@ -417,6 +420,7 @@ export async function removeDevice(
     // Nobody keeps reaching the device's local page through a session opened in this project.
     await closeDeviceRemoteSessions(tx, current.sn, now);
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: query.mode === 'delete' ? 'delete' : 'unbind',
       entity: ENTITY,

@@ -164,23 +164,19 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
             ...checked,
           })
           .returning(FIRMWARE_META);
-        await recordAudit(
-          tx,
-          who,
-          {
-            projectId,
-            action: 'upload',
-            entity: 'firmware',
-            entityId: inserted.id,
-            after: {
-              fileName: inserted.fileName,
-              model: inserted.model,
-              version: inserted.version,
-              size: inserted.size,
-            },
+        await recordAudit(tx, who, {
+          at: now,
+          projectId,
+          action: 'upload',
+          entity: 'firmware',
+          entityId: inserted.id,
+          after: {
+            fileName: inserted.fileName,
+            model: inserted.model,
+            version: inserted.version,
+            size: inserted.size,
           },
-          now,
-        );
+        });
         return inserted;
       });
       return ok(firmwareView(row));

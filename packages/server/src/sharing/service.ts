@@ -195,6 +195,7 @@ export async function createShare(
     await repo.clearDeparture(tx, projectId, target.id);
     await syncExpiryJob(tx, member);
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'create',
       entity: 'share',
@@ -263,6 +264,7 @@ export async function updateShare(
     if (!accepted) await repo.updateOpenInvitesFor(tx, projectId, accountId, after);
     await syncExpiryJob(tx, after);
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'update',
       entity: 'share',
@@ -293,6 +295,7 @@ export async function deleteShare(
     const ranOut = member.expiresAt !== null && member.expiresAt.getTime() <= now.getTime();
     await repo.recordDeparture(tx, projectId, accountId, ranOut ? 'expired' : 'removed', now);
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'delete',
       entity: 'share',
@@ -320,6 +323,7 @@ export async function unbind(deps: ServiceDeps, caller: Caller, projectId: numbe
     await cancelJob(tx, expiryKey(projectId, caller.accountId));
     await repo.recordDeparture(tx, projectId, caller.accountId, 'removed', now);
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'unbind',
       entity: 'share',
@@ -405,6 +409,7 @@ export async function createInvite(
     };
     const { code: _secret, link: _link, ...recorded } = view;
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'create',
       entity: 'invite',
@@ -514,6 +519,7 @@ export async function acceptInvite(deps: ServiceDeps, caller: Caller, code: stri
     await repo.clearDeparture(tx, invite.projectId, caller.accountId);
     await syncExpiryJob(tx, member);
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId: invite.projectId,
       action: 'accept',
       entity: 'invite',
@@ -563,6 +569,7 @@ export async function transfer(
     await repo.setOwner(tx, projectId, target.id, now);
     await repo.recordDeparture(tx, projectId, access.project.ownerId, 'removed', now);
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'transfer',
       entity: 'project',
