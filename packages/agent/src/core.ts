@@ -12,7 +12,9 @@ import {
   type CommandOf,
   ConfigStatus,
   CpeMode,
+  canonicalJson,
   commandSchema,
+  configHash,
   type DeviceEventName,
   DeviceMode,
   DeviceOperation,
@@ -150,6 +152,27 @@ export class DeviceCore {
     this.bootedAt = Date.now();
     this.options.live.reboot();
     await this.store.update({ bootCount: this.store.data.bootCount + 1 });
+    await this.refreshHash();
+  }
+
+  /** configHash of the running document, reported in hello and state (cached: hashing is async). */
+  configHash: string | undefined;
+
+  private async refreshHash(): Promise<void> {
+    this.configHash = await configHash(this.store.document);
+  }
+
+  /** Test hook: documents are refused with this code (and message) until it is cleared with null. */
+  refuseConfig: { code: number; message?: string } | null = null;
+
+  /**
+   * Test hook: someone changed the running configuration on the device itself (drift): the
+   * document changes, the revision stays, the reported hash shows it.
+   */
+  async drift(change: Record<string, unknown>): Promise<void> {
+    await this.store.update({ document: { ...this.store.document, ...change } });
+    await this.refreshHash();
+    this.publishState();
   }
 
   // ── connection ───────────────────────────────────────────────────────────
@@ -189,6 +212,7 @@ export class DeviceCore {
       ip: this.options.ip,
       mode: d.mode,
       revision: d.revision,
+      ...(this.configHash ? { configHash: this.configHash } : {}),
       uptime: Math.floor((Date.now() - this.bootedAt) / 1000),
       bootId: this.bootId,
       ...(mesh
@@ -209,6 +233,7 @@ export class DeviceCore {
     return {
       status: this.status,
       revision: d.revision,
+      ...(this.configHash ? { configHash: this.configHash } : {}),
       configStatus:
         this.operation === DeviceOperation.APPLY_CONFIG
           ? ConfigStatus.APPLYING
@@ -414,6 +439,7 @@ export class DeviceCore {
       case 'reset':
         this.reply(cmd.id, 0);
         await this.store.reset(this.info);
+        await this.refreshHash();
         this.restart(DeviceOperation.RESET, LIMITS.RESET_SECONDS, () =>
           this.emitEvent('reset-done', 'info', 'Factory settings restored'),
         );
@@ -619,11 +645,18 @@ export class DeviceCore {
 
   private async applyConfig(cmd: CommandOf<'apply-config'>): Promise<void> {
     const { revision, document } = cmd.params;
-    if (revision === this.revision) {
+    // The same revision with other content (the device drifted) is applied again.
+    if (revision === this.revision && canonicalJson(document) === canonicalJson(this.store.document)) {
       this.reply(cmd.id, 0, undefined, { revision, changed: false });
       return;
     }
-    const failure = validateDeviceConfig(document, this.info);
+    const failure = this.refuseConfig
+      ? {
+          ...this.refuseConfig,
+          message: this.refuseConfig.message ?? errorMessage(this.refuseConfig.code),
+          path: undefined,
+        }
+      : validateDeviceConfig(document, this.info);
     if (failure) {
       await this.store.update({ failed: { revision, code: failure.code, message: failure.message } });
       this.reply(
@@ -649,7 +682,15 @@ export class DeviceCore {
     this.status = DeviceStatus.ONLINE_NOT_SAVED;
     this.publishState();
     await this.wait(between(Math.random, LIMITS.CONFIG_SAVE_MIN_SECONDS, LIMITS.CONFIG_SAVE_MAX_SECONDS));
-    await this.store.update({ revision, document, failed: null });
+    await this.store.update({
+      revision,
+      document,
+      failed: null,
+      // Settings the document carries besides the network: the admin password and the LEDs.
+      ...(document.admin?.password ? { passwordHash: sha256Hex(document.admin.password) } : {}),
+      ...(typeof document.led === 'boolean' ? { led: document.led } : {}),
+    });
+    await this.refreshHash();
     this.operation = null;
     this.status = DeviceStatus.ONLINE;
     this.reply(cmd.id, 0, undefined, { revision });

@@ -106,6 +106,24 @@ export class SimulatedDevice {
     this.link.resumeListening();
   }
 
+  /** What the device runs: its document and configHash (reported in hello and state). */
+  get document(): Record<string, unknown> {
+    return this.core.store.document;
+  }
+  get configHash(): string | undefined {
+    return this.core.configHash;
+  }
+
+  /** Test hook: the running configuration is changed on the device itself; the revision stays. */
+  drift(change: Record<string, unknown>): Promise<void> {
+    return this.core.drift(change);
+  }
+
+  /** Test hook: refuse every document with `code` (null: accept again). */
+  refuseConfig(code: number | null, message?: string): void {
+    this.core.refuseConfig = code === null ? null : { code, message };
+  }
+
   /** A network failure: the TCP connection drops; the device reconnects with backoff and says hello again. */
   dropConnection(): void {
     this.link.drop();

@@ -179,6 +179,8 @@ export const ERROR_CATALOGUE = {
   // Sharing and OpenAPI keys (docs/decisions/0022, 0023).
   5090: e('This operation is only available in the web console, not with an API key', 403),
   5091: e('There is no pending offer of this project for your account', 404),
+  // Configuration revisions (src/config/ of the server).
+  5120: e('The configuration was changed by someone else; reload it and apply your change again', 409),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -291,6 +293,7 @@ export const Codes = {
   WEB_ONLY: 5090,
   NO_OFFER: 5091,
   DUPLICATE_SSID: 5009,
+  CONFIG_STALE: 5120,
 } as const satisfies Record<string, ErrorCode>;
 
 /** Client-side failures that have no server code (SPEC.md §7). */

@@ -1,5 +1,6 @@
 export * from './api/account.ts';
 export * from './api/auth.ts';
+export * from './api/config.ts';
 export * from './api/devices.ts';
 export * from './api/envelope.ts';
 export * from './api/ids.ts';

@@ -22,8 +22,12 @@ export interface Config {
   factoryKey: string;
   /** factoryKey is the public development key (allowed outside production, with a warning at start). */
   factoryKeyIsPublic: boolean;
+  /** Key that seals device secrets at rest (BEACON_SECRET_KEY); undefined = the development key, with a warning. */
+  secretKey: string | undefined;
   /** How long a command waits for the device's reply before its outcome is 5025 (timeout), ms. */
   commandTimeoutMs: number;
+  /** First delay before a pending configuration is pushed again (doubling, at most an hour), ms. */
+  configRetryBaseMs: number;
   /** How long a device may stay away for an upgrade or restart (status 3 or 8, silent) before it is marked offline, ms. */
   awayDeadlineMs: number;
   dataDir: string;
@@ -95,8 +99,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttShareGroup: env.MQTT_SHARE_GROUP ?? 'beacon',
     factoryKey,
     factoryKeyIsPublic,
+    secretKey: env.BEACON_SECRET_KEY || undefined,
     commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 30_000),
     awayDeadlineMs: int(env.AWAY_DEADLINE_SECONDS, 900) * 1000,
+    configRetryBaseMs: int(env.CONFIG_RETRY_BASE_SECONDS, 30) * 1000,
     dataDir: path.resolve(env.DATA_DIR ?? path.join(repoRoot, 'data')),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Beacon <no-reply@beacon.local>',

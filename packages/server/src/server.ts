@@ -1,6 +1,7 @@
 import path from 'node:path';
 import pino from 'pino';
 import { buildApp } from './app.ts';
+import { registerConfigConvergence, startConfigConvergence } from './config/convergence.ts';
 import { type Config, PUBLIC_FACTORY_KEY_WARNING } from './config.ts';
 import { connect, type Database, runMigrations } from './db/client.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
@@ -66,6 +67,8 @@ export async function startServer(
   registerSharingJobs(jobs);
   registerMaintenanceJobs(jobs, { gateway, log: logger });
   registerAwayWatchdog(jobs, { deadlineMs: config.awayDeadlineMs, log: logger });
+  registerConfigConvergence(jobs, { gateway, retryBaseMs: config.configRetryBaseMs, log: logger });
+  await startConfigConvergence(database.db, now());
   let address = '';
   if (options.listen !== false) {
     address = await app.listen({ port: config.port, host: config.host });

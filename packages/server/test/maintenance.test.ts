@@ -10,7 +10,7 @@ import {
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/db/embedded.ts';
-import { auditLog, deviceCommands, devices, projectMembers } from '../src/db/schema.ts';
+import { auditLog, configRevisions, deviceCommands, devices, projectMembers } from '../src/db/schema.ts';
 import {
   deviceRow,
   EventCollector,
@@ -179,12 +179,28 @@ describe('configuration actions', () => {
       .from(auditLog)
       .where(and(eq(auditLog.entityId, ap.sn), eq(auditLog.action, 'password')));
     expect(JSON.stringify(audit.after)).not.toContain('Str0ng');
+    // The device has it; it is a sealed part of the device's configuration, and neither the command
+    // history nor the stored revision keeps it readable.
+    expect(ap.core.store.checkPassword('Str0ng-Pass')).toBe(true);
+    const history = await server.database.db
+      .select()
+      .from(deviceCommands)
+      .where(eq(deviceCommands.sn, ap.sn));
+    expect(history.map((c) => c.name)).toContain('apply-config');
+    const revisions = await server.database.db
+      .select()
+      .from(configRevisions)
+      .where(eq(configRevisions.sn, ap.sn));
+    expect(revisions).toHaveLength(1);
+    expect(JSON.stringify([history, revisions, await deviceRow(server, ap.sn)])).not.toContain('Str0ng');
   });
 
   it('locate, LED, rate limit', async () => {
     const ap = await device();
     expect((await action(ap.sn, 'locate', { seconds: 30 })).body.code).toBe(0);
     expect((await action(ap.sn, 'led', { on: false })).body.code).toBe(0);
+    expect(ap.core.store.data.led).toBe(false);
+    expect((await deviceRow(server, ap.sn))?.desiredConfig).toMatchObject({ led: false });
     expect((await action(ap.sn, 'rate-limit', { upKbps: 1000, downKbps: 5000 })).body.code).toBe(0);
     expect((await action(ap.sn, 'rate-limit', { upKbps: -1, downKbps: 5000 })).body.code).toBe(16);
   });
@@ -320,13 +336,19 @@ describe('who and what may be configured', () => {
     await waitFor(async () => (await statusOf(gone.sn)) === 0, 'offline (last will)');
     const single = await action(gone.sn, 'reboot');
     expect({ status: single.status, code: single.body.code }).toEqual({ status: 409, code: 36 });
-    const bulk = await owner.client.post<BulkActionView>(`/projects/${projectId}/devices/actions/locate`, {
+    // A serial not in the project refuses the whole request before anything is written.
+    const stranger = await owner.client.post(`/projects/${projectId}/devices/actions/locate`, {
       sns: [ap.sn, gone.sn, 'NOTINTHEPROJECT0001'],
       params: { seconds: 10 },
     });
+    expect({ status: stranger.status, code: stranger.body.code }).toEqual({ status: 410, code: 410 });
+    const bulk = await owner.client.post<BulkActionView>(`/projects/${projectId}/devices/actions/locate`, {
+      sns: [ap.sn, gone.sn],
+      params: { seconds: 10 },
+    });
     expect(bulk.status).toBe(200);
-    expect(bulk.body.data.results.map((r) => r.code)).toEqual([0, 36, 410]);
-    expect(bulk.body.data).toMatchObject({ succeeded: 1, failed: 2 });
+    expect(bulk.body.data.results.map((r) => r.code)).toEqual([0, 36]);
+    expect(bulk.body.data).toMatchObject({ succeeded: 1, failed: 1 });
     const rows = await server.database.db
       .select()
       .from(deviceCommands)

@@ -110,6 +110,8 @@ describe('shutdown of the process (src/main.ts)', () => {
       DEMO: '1',
       // A key of its own: with the public default the server warns at start (a warning here is a failure).
       BEACON_FACTORY_KEY: 'shutdown-test-factory-key',
+      // Set, as in production: without it the server warns at start (and this test wants none).
+      BEACON_SECRET_KEY: 'shutdown-test-secret-key',
     };
     const first = new ServerProcess(env);
     running.push(first);

@@ -150,6 +150,10 @@ export const radioConfigSchema = z.object({
 
 export const deviceConfigSchema = z.looseObject({
   name: z.string().max(64).optional(),
+  /** The device's own administrator password (SPEC.md §5), sealed at rest by the server. */
+  admin: z.object({ password: z.string().max(64) }).optional(),
+  /** Status LEDs on (true) or off. */
+  led: z.boolean().optional(),
   lan: lanConfigSchema.optional(),
   wan: wanConfigSchema.optional(),
   vlans: z.array(vlanConfigSchema).optional(),

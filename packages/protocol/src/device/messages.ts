@@ -11,6 +11,7 @@ import {
   RemoteManageState,
 } from '../enums/device.ts';
 import { FrequencyBand } from '../enums/wireless.ts';
+import { CONFIG_HASH_PATTERN } from './config-hash.ts';
 import { jsonBytes } from './decode.ts';
 import { DEVICE_LIMITS as L } from './limits.ts';
 
@@ -68,6 +69,11 @@ export const helloSchema = z.object({
   ip: ipv4Schema.describe('Local (LAN-side) IP'),
   mode: managementModeSchema.describe('Management mode: 0 local, 1 cloud'),
   revision: int32.min(0).describe('Configuration revision the device runs; 0 = none applied'),
+  configHash: z
+    .string()
+    .regex(CONFIG_HASH_PATTERN)
+    .optional()
+    .describe('SHA-256 of the configuration document it runs (canonical JSON, see configHash)'),
   uptime: int32.min(0).describe('Seconds since the device booted'),
   bootId: z.string().min(1).max(L.ID_CHARS).describe('Changes at every boot, so a restart is visible'),
   deviceMode: z.union([z.literal(DeviceMode.ROUTER), z.literal(DeviceMode.WIFI_EXTEND)]).optional(),
@@ -94,6 +100,11 @@ export type DeviceOperation = (typeof DeviceOperation)[keyof typeof DeviceOperat
 export const liveStateSchema = z.object({
   status: deviceStatusSchema,
   revision: int32.min(0),
+  configHash: z
+    .string()
+    .regex(CONFIG_HASH_PATTERN)
+    .optional()
+    .describe('SHA-256 of the configuration document it runs (canonical JSON, see configHash)'),
   configStatus: z.enum([ConfigStatus.APPLIED, ConfigStatus.APPLYING, ConfigStatus.FAILED]),
   /** With configStatus failed: the revision refused and the catalogue code. */
   failedRevision: int32.min(1).optional(),

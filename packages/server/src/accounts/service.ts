@@ -159,6 +159,7 @@ export function createAccountService(deps: Deps, auth: AuthService) {
         if (keys.length === 0) return toAccountView(row, now);
         const updated = await repo.updateAccount(tx, row.id, changes, now);
         await recordAudit(tx, actor(principal, ctx), {
+          at: now,
           action: 'update',
           entity: 'account',
           entityId: row.id,
@@ -184,6 +185,7 @@ export function createAccountService(deps: Deps, auth: AuthService) {
         if (!before) throw new AppError(Codes.TOKEN_OLD);
         const row = await repo.setAvatar(tx, principal.accountId, bytes, type.mime, now);
         await recordAudit(tx, actor(principal, ctx), {
+          at: now,
           action: 'update-avatar',
           entity: 'account',
           entityId: row.id,
@@ -224,6 +226,7 @@ export function createAccountService(deps: Deps, auth: AuthService) {
         const keepApiKeys = body.keepApiKeys ?? false;
         const revokedKeys = keepApiKeys ? 0 : await repo.deleteAllApiKeys(tx, row.id);
         await recordAudit(tx, actor(principal, ctx), {
+          at: now,
           action: 'change-password',
           entity: 'account',
           entityId: row.id,
@@ -263,6 +266,7 @@ export function createAccountService(deps: Deps, auth: AuthService) {
           }
           const row = await repo.insertScenario(tx, principal.accountId, name, now);
           await recordAudit(tx, actor(principal, ctx), {
+            at: now,
             action: 'create',
             entity: 'scenario',
             entityId: row.id,
@@ -281,6 +285,7 @@ export function createAccountService(deps: Deps, auth: AuthService) {
         const row = await repo.deleteScenario(tx, principal.accountId, id);
         if (!row) throw new AppError(Codes.NOT_FOUND);
         await recordAudit(tx, actor(principal, ctx), {
+          at: deps.now(),
           action: 'delete',
           entity: 'scenario',
           entityId: row.id,
@@ -321,6 +326,7 @@ export function createAccountService(deps: Deps, auth: AuthService) {
           createdAt: now,
         });
         await recordAudit(tx, actor(principal, ctx), {
+          at: now,
           action: 'create',
           entity: 'api_key',
           entityId: row.id,
@@ -335,6 +341,7 @@ export function createAccountService(deps: Deps, auth: AuthService) {
         const row = await repo.deleteApiKey(tx, principal.accountId, id);
         if (!row) throw new AppError(Codes.NOT_FOUND);
         await recordAudit(tx, actor(principal, ctx), {
+          at: deps.now(),
           action: 'delete',
           entity: 'api_key',
           entityId: row.id,

@@ -222,7 +222,13 @@ export function createAuthService(deps: Deps) {
           await recordAudit(
             tx,
             { accountId: account.id, account: account.account, requestId: ctx.requestId },
-            { action: 'signup', entity: 'account', entityId: account.id, after: { email, nick, cloudId } },
+            {
+              action: 'signup',
+              entity: 'account',
+              entityId: account.id,
+              after: { email, nick, cloudId },
+              at: now,
+            },
           );
           return sessionFor(tx, account, false, ctx, now);
         });
@@ -286,7 +292,13 @@ export function createAuthService(deps: Deps) {
         await recordAudit(
           tx,
           { accountId: account.id, account: account.account, requestId: ctx.requestId },
-          { action: 'reset-password', entity: 'account', entityId: account.id, after: { revokedApiKeys } },
+          {
+            action: 'reset-password',
+            entity: 'account',
+            entityId: account.id,
+            at: now,
+            after: { revokedApiKeys },
+          },
         );
       });
     },

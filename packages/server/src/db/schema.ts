@@ -1,3 +1,4 @@
+import type { DeviceConfigState } from '@beacon/protocol';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -405,16 +406,55 @@ export const devices = pgTable(
     /** Configuration the administrators want, committed before it is sent (invariant 3). */
     desiredRevision: integer('desired_revision').notNull().default(0),
     desiredConfig: jsonb('desired_config'),
-    /** pending | applied | failed (with configCode). */
-    configStatus: text('config_status').notNull().default('applied'),
+    /** SHA-256 of the desired document (protocol configHash), to see drift. */
+    desiredHash: text('desired_hash'),
+    /** What the device says it runs (state configHash); differs from desiredHash = drift. */
+    reportedHash: text('reported_hash'),
+    /** DeviceConfigState: pending | applied | failed (with configCode). */
+    configStatus: text('config_status').$type<DeviceConfigState>().notNull().default('applied'),
     configCode: integer('config_code'),
+    /** Convergence (src/config/convergence.ts): pushes tried since the last success, and when next. */
+    configAttempts: integer('config_attempts').notNull().default(0),
+    configRetryAt: tstz('config_retry_at'),
     firstSeenAt: tstz('first_seen_at'),
     lastSeenAt: tstz('last_seen_at'),
     boundAt: tstz('bound_at'),
     createdAt: tstz('created_at').notNull().defaultNow(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('devices_project_idx').on(t.projectId, t.type), index('devices_mac_idx').on(t.mac)],
+  (t) => [
+    index('devices_project_idx').on(t.projectId, t.type),
+    index('devices_mac_idx').on(t.mac),
+    index('devices_config_retry_idx').on(t.configRetryAt).where(sql`${t.configRetryAt} is not null`),
+  ],
+);
+
+/**
+ * Desired configuration as revisions (src/config/): a device's (sn set) or a project's own (sn
+ * null). Each change is a new row, written in the change's transaction; secrets in `document` are
+ * sealed (security/secrets.ts). `hash` is configHash of the plain document.
+ */
+export const configRevisions = pgTable(
+  'config_revisions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    projectId: bigint('project_id', { mode: 'number' }).references(() => projects.id, {
+      onDelete: 'cascade',
+    }),
+    sn: text('sn'),
+    revision: integer('revision').notNull(),
+    document: jsonb('document').notNull(),
+    hash: text('hash').notNull(),
+    authorId: integer('author_id').references(() => accounts.id, { onDelete: 'set null' }),
+    authorName: text('author_name').notNull(),
+    reason: text('reason').notNull().default(''),
+    createdAt: tstz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('config_revisions_device_uq').on(t.sn, t.revision).where(sql`${t.sn} is not null`),
+    uniqueIndex('config_revisions_project_uq').on(t.projectId, t.revision).where(sql`${t.sn} is null`),
+    index('config_revisions_project_idx').on(t.projectId, t.sn, t.revision),
+  ],
 );
 
 /** Commands sent to devices (src/gateway/commands.ts): one at a time per device, one outcome each. */

@@ -74,6 +74,7 @@ export async function checkFirstHello(
       })
       .onConflictDoNothing();
     await recordAudit(tx, SYSTEM, {
+      at: now,
       projectId,
       action: 'unbind',
       entity: 'device',

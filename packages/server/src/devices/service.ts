@@ -3,6 +3,7 @@ import {
   AppError,
   Codes,
   type CommandView,
+  DeviceConfigState,
   type DeviceDetailView,
   DeviceListQuery,
   DeviceType,
@@ -206,8 +207,11 @@ export function unboundValues(now: Date) {
     remark: '',
     boundAt: null,
     desiredConfig: null,
-    configStatus: 'applied',
+    desiredHash: null,
+    configStatus: DeviceConfigState.APPLIED,
     configCode: null,
+    configAttempts: 0,
+    configRetryAt: null,
     // The revision counter keeps counting, so a later configuration is always newer.
     updatedAt: now,
   };
@@ -255,6 +259,7 @@ export async function addDevice(
     const access = requireWritable(await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' }));
     const bound = await bindOne(tx, access.project, body, now);
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'create',
       entity: ENTITY,
@@ -336,6 +341,7 @@ export async function importDevices(
     }
     if (added.length > 0) {
       await recordAudit(tx, actorOf(caller), {
+        at: now,
         projectId,
         action: 'import',
         entity: ENTITY,
@@ -382,6 +388,7 @@ export async function updateDevice(
       .where(eq(devices.sn, current.sn))
       .returning();
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'update',
       entity: ENTITY,
@@ -420,6 +427,7 @@ export async function removeDevice(
     // Nobody keeps reaching the device's local page through a session opened in this project.
     await closeDeviceRemoteSessions(tx, current.sn, now);
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: query.mode === 'delete' ? 'delete' : 'unbind',
       entity: ENTITY,

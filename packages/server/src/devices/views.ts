@@ -5,6 +5,7 @@ import {
   type DeviceType,
   type DeviceView,
   deviceStatusDisplay,
+  redactSecrets,
   toSimpleStatus,
 } from '@beacon/protocol';
 import type { deviceCommands, devices } from '../db/schema.ts';
@@ -69,11 +70,9 @@ export function toDeviceDetailView(row: DeviceRow): DeviceDetailView {
 }
 
 /** Reply fields that grant access (the device's remote-management page token) never leave the server. */
-const SECRET_REPLY_KEYS = new Set(['token', 'deviceToken', 'password', 'secret']);
-
 function redactReply(data: unknown): Record<string, unknown> | null {
   if (!data || typeof data !== 'object') return null;
-  return Object.fromEntries(Object.entries(data).filter(([key]) => !SECRET_REPLY_KEYS.has(key)));
+  return redactSecrets(data as Record<string, unknown>, { drop: true });
 }
 
 export function toCommandView(row: CommandRow): CommandView {

@@ -9,7 +9,7 @@ import {
   type CommandParamsInput,
   CommandState,
   type DeviceConfigInput,
-  deviceConfigSchema,
+  DeviceConfigState,
   downTopic,
   errorMessage,
   failureFromZod,
@@ -17,13 +17,16 @@ import {
   LIMITS,
   makeCommand,
   type Reply,
+  redactSecrets,
 } from '@beacon/protocol';
 import { and, asc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { commitDeviceRevision } from '../config/repository.ts';
 import type { Config } from '../config.ts';
-import type { Database, DbOrTx } from '../db/client.ts';
+import type { Database, DbOrTx, Tx } from '../db/client.ts';
 import { deviceCommands, devices } from '../db/schema.ts';
 import { type BusEvent, type EventBus, publishEvent, publishEvents } from '../events/bus.ts';
+import type { Secrets } from '../security/secrets.ts';
 import { Batcher, insertRows, withRetry } from './batch.ts';
 import type { DeviceRow } from './ingest.ts';
 import { acceptFinalOutcomes, NO_FINAL_OUTCOME } from './outcomes.ts';
@@ -60,9 +63,12 @@ import { acceptFinalOutcomes, NO_FINAL_OUTCOME } from './outcomes.ts';
  * last will marks it offline), and a command published then would only wait for its timeout.
  */
 export function immediateCode(
-  device: { status: number; operation: string | null } | undefined,
+  device: { status: number; operation: string | null; projectId?: number | null } | undefined,
+  projectId?: number,
 ): number | null {
   if (!device) return Codes.DEVICE_DELETED;
+  // Sent for a project the device has left since the action was checked (SPEC.md §8: 410).
+  if (projectId !== undefined && device.projectId !== projectId) return Codes.DEVICE_DELETED;
   if (isOfflineStatus(device.status)) return Codes.DEVICE_OFFLINE;
   if (busyCode(device.status, device.operation) === Codes.UPGRADING) return Codes.UPGRADING;
   return null;
@@ -91,7 +97,41 @@ export interface CommandOutcome {
 export interface SendOptions {
   /** How long to wait for the reply; default config.commandTimeoutMs (+ the save time for apply-config). */
   timeoutMs?: number;
+  /** The write the command's record belongs to (an administrator's action and its audit row). */
+  scope?: CommandScope;
 }
+
+/** A command record (or a committed revision) as the scope's transaction wrote it. */
+export interface CommandRecord {
+  sn: string;
+  /** null: no command (a revision committed for a device that is away). */
+  commandId: string | null;
+  state: CommandState | null;
+  /** A code recorded at once (36 offline, 71 upgrading, 410…); null while the command is sent. */
+  code: number | null;
+  revision?: number;
+}
+
+/**
+ * Where a command is claimed: the transaction it is recorded in, so the action's audit row commits
+ * with its command record (invariant 2; the maintenance actions use the project write path,
+ * projects/write.ts). `recorded` is told of every record the body wrote, and of nothing when the
+ * body recorded nothing (a busy device waits and tries again in a later transaction).
+ */
+export interface CommandScope {
+  transaction<T>(
+    body: (tx: Tx, recorded: (records: readonly CommandRecord[]) => void) => Promise<T>,
+  ): Promise<T>;
+  /** Only devices still in this project are claimed; a device that left it ends at once with 410. */
+  projectId?: number;
+}
+
+const recordOf = (row: CommandRow): CommandRecord => ({
+  sn: row.sn,
+  commandId: row.id,
+  state: row.state as CommandState,
+  code: row.code,
+});
 
 type CommandRow = typeof deviceCommands.$inferSelect;
 
@@ -103,21 +143,49 @@ interface ClaimedDevice {
   operation: string | null;
   desiredRevision: number;
   reportedRevision: number;
+  desiredHash: string | null;
+  reportedHash: string | null;
   configStatus: string;
 }
 
 /**
- * A re-send of a pending configuration (resendConfig) is claimed only while the device still needs
- * that revision and can take it: the same revision still desired and pending, the device online and
- * idle (canTakeConfig). Checked under the device row's lock, so a re-send that waited for another command to end
- * does not repeat a revision that command has just applied.
+ * The device runs another configuration than the desired one: another revision, or the desired
+ * revision with other content (drift: its reported hash differs; no hash reported = no drift seen).
+ */
+export function runsOtherConfig(
+  d: Pick<ClaimedDevice, 'desiredRevision' | 'reportedRevision' | 'desiredHash' | 'reportedHash'>,
+): boolean {
+  if (d.reportedRevision !== d.desiredRevision) return true;
+  return d.desiredHash !== null && d.reportedHash !== null && d.reportedHash !== d.desiredHash;
+}
+
+/**
+ * A re-send of a pending configuration (converge) is claimed only while the device still needs
+ * that revision and can take it: the same revision still desired and pending, the device running
+ * something else, online and idle (canTakeConfig). Checked under the device row's lock, so a
+ * re-send that waited for another command to end does not repeat a revision that command has just
+ * applied.
  */
 function stillPending(revision: number) {
   return (d: ClaimedDevice) =>
     d.desiredRevision === revision &&
-    d.configStatus === 'pending' &&
-    d.reportedRevision !== revision &&
+    d.configStatus === DeviceConfigState.PENDING &&
+    runsOtherConfig(d) &&
     canTakeConfig(d);
+}
+
+/** Codes of a push that did not reach a decision on the device: tried again later, still pending. */
+const RETRYABLE_CONFIG_CODES: ReadonlySet<number> = new Set([
+  COMMAND_EXPIRED,
+  Codes.DEVICE_OFFLINE,
+  Codes.UPGRADING,
+  Codes.DEVICE_BUSY,
+  Codes.REPEATED_CLICKS,
+]);
+
+/** Delay before push n of a pending configuration: base, 2×, 4×, … at most an hour. */
+export function configRetryDelayMs(baseMs: number, attempts: number): number {
+  return Math.min(baseMs * 2 ** Math.max(0, attempts - 1), 3_600_000);
 }
 
 /**
@@ -197,7 +265,9 @@ function outcomeOf(row: CommandRow): CommandOutcome {
 export interface CommandServiceDeps {
   database: Database;
   bus: EventBus;
-  config: Pick<Config, 'commandTimeoutMs'>;
+  config: Pick<Config, 'commandTimeoutMs' | 'configRetryBaseMs'>;
+  /** Opens the sealed secrets of a configuration just before it is sent (security/secrets.ts). */
+  secrets: Secrets;
   log: Pick<FastifyBaseLogger, 'warn' | 'error' | 'debug'>;
   now(): Date;
   /** Publishes on the broker (the gateway's server link). */
@@ -221,6 +291,11 @@ export class CommandService {
 
   constructor(private readonly d: CommandServiceDeps) {
     this.unsubscribe = d.bus.subscribe((event) => this.onEvent(event));
+  }
+
+  /** Seals and opens device secrets (the configuration domain stores documents sealed). */
+  get secrets(): Secrets {
+    return this.d.secrets;
   }
 
   /** Starts the sweeper that ends commands whose sender died before their deadline (every 5 s). */
@@ -288,7 +363,15 @@ export class CommandService {
       throw new AppError(failure.code, failure.message, failure.fields);
     }
     if (this.closed) throw new AppError(Codes.SERVER, 'The server is shutting down');
-    return (await this.run(sn, name, parsed.data, actor, this.timeoutFor(name, options)))!;
+    return (await this.run(
+      sn,
+      name,
+      parsed.data,
+      actor,
+      this.timeoutFor(name, options),
+      undefined,
+      options?.scope,
+    ))!;
   }
 
   /**
@@ -303,11 +386,13 @@ export class CommandService {
     actor: CommandActor,
     timeoutMs: number,
     onlyIf?: (device: ClaimedDevice) => boolean,
+    scope?: CommandScope,
   ): Promise<CommandOutcome | null> {
     const id = randomUUID();
+    // How long this caller really waits for a busy device (timers run on the wall clock).
     const giveUpAt = Date.now() + timeoutMs;
     for (;;) {
-      const claim = await this.claim(sn, id, name, params, actor, timeoutMs, giveUpAt, onlyIf);
+      const claim = await this.claim(sn, id, name, params, actor, timeoutMs, giveUpAt, onlyIf, scope);
       if (claim.kind === 'skipped') return null;
       if (claim.kind === 'done') return claim.outcome;
       if (claim.kind === 'claimed') break;
@@ -326,6 +411,7 @@ export class CommandService {
     timeoutMs: number,
   ): Promise<CommandOutcome> {
     const outcome = new Promise<CommandOutcome>((resolve) => this.waiters.set(id, { sn, name, resolve }));
+    // The device compares this with its own clock: the wall clock, not deps.now() (which tests move).
     const expiresAt = Date.now() + timeoutMs;
     const payload = JSON.stringify(makeCommand(name, params as never, id, { expiresAt }));
     this.d.publish(downTopic(sn), payload).catch((err) => {
@@ -376,7 +462,9 @@ export class CommandService {
       const chunk = sns.slice(i, i + CLAIM_CHUNK);
       const fresh = chunk.filter((sn) => !seen.has(sn) && seen.add(sn));
       // A deadlock rolls the chunk back whole, so it is safe to run again (batch.ts withRetry).
-      const claims = await withRetry(() => this.claimMany(fresh, name, parsed.data, actor, timeoutMs));
+      const claims = await withRetry(() =>
+        this.claimMany(fresh, name, parsed.data, actor, timeoutMs, options?.scope),
+      );
       const taken = new Set<string>();
       for (const sn of chunk) {
         const claim = claims.get(sn);
@@ -407,6 +495,7 @@ export class CommandService {
     params: unknown,
     actor: CommandActor,
     timeoutMs: number,
+    scope?: CommandScope,
   ): Promise<
     Map<
       string,
@@ -420,7 +509,7 @@ export class CommandService {
     if (sns.length === 0) return claims;
     const now = this.d.now();
     const expiresAt = new Date(now.getTime() + timeoutMs);
-    return this.d.database.db.transaction(async (tx) => {
+    return this.transaction(scope)(async (tx, recorded) => {
       const found = await tx
         .select({
           sn: devices.sn,
@@ -444,6 +533,7 @@ export class CommandService {
           ),
         );
       const busy = new Set(open.map((o) => o.sn));
+      const stored = redactSecrets(params as object);
       const rows: CommandRow[] = [];
       for (const sn of sns) {
         const device = bySn.get(sn);
@@ -451,13 +541,13 @@ export class CommandService {
           claims.set(sn, { kind: 'busy' });
           continue;
         }
-        const code = immediateCode(device);
+        const code = immediateCode(device, scope?.projectId);
         const row: CommandRow = {
           id: randomUUID(),
           sn,
           projectId: device?.projectId ?? null,
           name,
-          params: params as object,
+          params: stored,
           state: code === null ? CommandState.SENT : CommandState.FAILED,
           code,
           message: code === null ? null : errorMessage(code),
@@ -477,6 +567,7 @@ export class CommandService {
       }
       await insertRows(tx, deviceCommands, COMMAND_COLUMNS, rows);
       await publishEvents(tx, rows.map(commandEvent));
+      recorded(rows.map(recordOf));
       return claims;
     });
   }
@@ -495,11 +586,12 @@ export class CommandService {
     timeoutMs: number,
     giveUpAt: number,
     onlyIf?: (device: ClaimedDevice) => boolean,
+    scope?: CommandScope,
   ): Promise<
     { kind: 'done'; outcome: CommandOutcome } | { kind: 'claimed' } | { kind: 'busy' } | { kind: 'skipped' }
   > {
     const now = this.d.now();
-    return this.d.database.db.transaction(async (tx) => {
+    return this.transaction(scope)(async (tx, recorded) => {
       const [device] = await tx
         .select({
           sn: devices.sn,
@@ -508,6 +600,8 @@ export class CommandService {
           operation: devices.operation,
           desiredRevision: devices.desiredRevision,
           reportedRevision: devices.reportedRevision,
+          desiredHash: devices.desiredHash,
+          reportedHash: devices.reportedHash,
           configStatus: devices.configStatus,
         })
         .from(devices)
@@ -519,7 +613,8 @@ export class CommandService {
         sn,
         projectId: device?.projectId ?? null,
         name,
-        params: params as object,
+        // Command history never keeps a secret (a device password, a Wi-Fi key of a document).
+        params: redactSecrets(params as object),
         accountId: actor.accountId,
         accountName: actor.account,
         createdAt: now,
@@ -531,9 +626,10 @@ export class CommandService {
           .values({ ...base, state: CommandState.FAILED, code, message: errorMessage(code), finishedAt: now })
           .returning();
         await this.event(tx, row);
+        recorded([recordOf(row)]);
         return { kind: 'done' as const, outcome: outcomeOf(row) };
       };
-      const code = immediateCode(device);
+      const code = immediateCode(device, scope?.projectId);
       if (code !== null) return immediate(code);
       const [open] = await tx
         .select({ id: deviceCommands.id })
@@ -560,6 +656,7 @@ export class CommandService {
             })
             .returning();
           await this.event(tx, row);
+          recorded([recordOf(row)]);
           return { kind: 'done' as const, outcome: outcomeOf(row) };
         }
         return { kind: 'busy' as const };
@@ -569,8 +666,16 @@ export class CommandService {
         .values({ ...base, state: CommandState.SENT })
         .returning();
       await this.event(tx, row);
+      recorded([recordOf(row)]);
       return { kind: 'claimed' as const };
     });
+  }
+
+  /** The claim's transaction: the scope's (an action's write), or one of its own. */
+  private transaction(scope: CommandScope | undefined): CommandScope['transaction'] {
+    return scope
+      ? (body) => scope.transaction(body)
+      : (body) => this.d.database.db.transaction((tx) => body(tx, () => {}));
   }
 
   private waitFree(sn: string, ms: number): Promise<void> {
@@ -741,58 +846,66 @@ export class CommandService {
 
   // ── desired configuration (invariant 3) ────────────────────────────────────
 
-  /** An apply-config reply: the device runs the revision (applied) or refused it (failed, its code). */
+  /**
+   * An apply-config outcome: the device runs the revision (applied) or refused it (failed, its
+   * code; it waits for the administrator). A push that reached no decision — a timeout, the device
+   * busy or away — stays pending and is due again after a growing delay (config/convergence.ts).
+   */
   private async configOutcome(tx: DbOrTx, row: CommandRow): Promise<void> {
     const revision = (row.params as { revision?: number }).revision;
-    if (revision === undefined || row.state === CommandState.TIMEOUT) return;
-    const set =
-      row.state === CommandState.SUCCESS
-        ? { reportedRevision: revision, configStatus: 'applied', configCode: null }
-        : { configStatus: 'failed', configCode: row.code };
+    if (revision === undefined) return;
+    const now = this.d.now();
+    const retry = row.state === CommandState.TIMEOUT || RETRYABLE_CONFIG_CODES.has(row.code ?? 0);
+    const set = retry
+      ? {
+          configRetryAt: sql`${now.toISOString()}::timestamptz + make_interval(secs => least(${this.d.config.configRetryBaseMs / 1000} * power(2, greatest(${devices.configAttempts}, 1) - 1), 3600))`,
+        }
+      : row.state === CommandState.SUCCESS
+        ? {
+            reportedRevision: revision,
+            reportedHash: sql`${devices.desiredHash}`,
+            configStatus: DeviceConfigState.APPLIED,
+            configCode: null,
+            configAttempts: 0,
+            configRetryAt: null,
+          }
+        : { configStatus: DeviceConfigState.FAILED, configCode: row.code, configRetryAt: null };
     await tx
       .update(devices)
-      .set({ ...set, updatedAt: this.d.now() })
+      .set({ ...set, updatedAt: now })
       .where(and(eq(devices.sn, row.sn), eq(devices.desiredRevision, revision)));
   }
 
   /**
-   * Commits a new desired configuration (revision + 1, status pending) in its own transaction —
-   * or in `tx` when given, so the caller's audit row goes with it — and then pushes it when the
-   * device is online. An offline device gets it at its next hello. Resolves with the new revision
-   * and, when pushed, the outcome of the apply-config command.
+   * Commits a new desired revision (config/repository.ts: a revision row, sealed secrets, status
+   * pending) in its own transaction — or in the scope's, so the caller's audit row goes with it —
+   * and then pushes it when the device is online. An offline device gets it when it is back (its
+   * hello, or the convergence job). Resolves with the new revision and, when pushed, the outcome of
+   * the apply-config command.
    */
   async setDesiredConfig(
     sn: string,
     document: DeviceConfigInput,
     actor: CommandActor,
-    tx?: DbOrTx,
+    options: { scope?: CommandScope; reason?: string; expectedRevision?: number } = {},
   ): Promise<{ revision: number; outcome: CommandOutcome | null }> {
-    const parsed = deviceConfigSchema.safeParse(document);
-    if (!parsed.success) {
-      const failure = failureFromZod(parsed.error);
-      throw new AppError(failure.code, failure.message, failure.fields);
-    }
-    const commit = async (db: DbOrTx) => {
-      const [row] = await db
-        .update(devices)
-        .set({
-          desiredRevision: sql`${devices.desiredRevision} + 1`,
-          desiredConfig: parsed.data,
-          configStatus: 'pending',
-          configCode: null,
-          updatedAt: this.d.now(),
-        })
-        .where(eq(devices.sn, sn))
-        .returning();
-      if (!row) throw new AppError(Codes.DEVICE_DELETED);
-      return row;
-    };
-    if (tx) return { revision: (await commit(tx)).desiredRevision, outcome: null };
     // From the commit until this push has its outcome, a re-send of the same revision (after a state
-    // of the device, resendConfig) waits for it rather than sending the revision a second time.
+    // of the device, converge) waits for it rather than sending the revision a second time.
     this.pushing.set(sn, (this.pushing.get(sn) ?? 0) + 1);
     try {
-      const row = await this.d.database.db.transaction(commit);
+      const row = await this.transaction(options.scope)(async (tx, recorded) => {
+        const { device } = await commitDeviceRevision(tx, this.d.secrets, {
+          sn,
+          projectId: options.scope?.projectId,
+          document: document as Record<string, unknown>,
+          author: actor,
+          reason: options.reason,
+          expectedRevision: options.expectedRevision,
+          now: this.d.now(),
+        });
+        recorded([{ sn, commandId: null, state: null, code: null, revision: device.desiredRevision }]);
+        return device;
+      });
       const outcome = isOfflineStatus(row.status) ? null : await this.pushConfig(row, actor);
       return { revision: row.desiredRevision, outcome };
     } finally {
@@ -802,43 +915,51 @@ export class CommandService {
     }
   }
 
-  /** Sends the stored desired configuration when the device runs another revision. */
+  /** The apply-config parameters of the stored desired configuration (secrets opened for the device). */
+  private applyParams(row: Pick<DeviceRow, 'desiredRevision' | 'desiredConfig'>) {
+    const parsed = COMMAND_PARAMS['apply-config'].safeParse({
+      revision: row.desiredRevision,
+      document: this.d.secrets.openDocument(row.desiredConfig),
+    });
+    if (!parsed.success) throw new Error(parsed.error.message);
+    return parsed.data;
+  }
+
+  /** Sends the stored desired configuration when the device runs another one. */
   async pushConfig(row: DeviceRow, actor: CommandActor = SYSTEM_ACTOR): Promise<CommandOutcome | null> {
     if (row.desiredRevision === 0 || row.desiredConfig == null) return null;
-    if (row.reportedRevision === row.desiredRevision) return null;
-    return this.send(
-      row.sn,
-      'apply-config',
-      { revision: row.desiredRevision, document: row.desiredConfig as DeviceConfigInput },
-      actor,
-    );
+    if (!runsOtherConfig(row)) return null;
+    const params = this.applyParams(row);
+    return this.send(row.sn, 'apply-config', params as CommandParamsInput<'apply-config'>, actor);
   }
 
   /** After a hello: re-send a pending configuration (a failed one waits for the administrator). */
   async afterHello(row: DeviceRow): Promise<void> {
-    if (this.closed || row.configStatus !== 'pending') return;
-    this.resendConfig(row.sn);
+    if (this.closed || row.configStatus !== DeviceConfigState.PENDING) return;
+    this.converge(row.sn);
   }
 
   /**
-   * After a state: an idle, online device that runs another revision than the pending one gets it
-   * again. Its hello may never have reached this server (sent while the server's link was away),
-   * and its state — retained by the broker — is then the first the server hears of it.
+   * After a state: an idle, online device that runs another configuration than the pending one
+   * gets it again. Its hello may never have reached this server (sent while the server's link was
+   * away), and its state — retained by the broker — is then the first the server hears of it.
    */
   async afterState(row: DeviceRow): Promise<void> {
-    if (this.closed || row.configStatus !== 'pending') return;
+    if (this.closed || row.configStatus !== DeviceConfigState.PENDING) return;
     if (!canTakeConfig(row)) return;
-    if (row.reportedRevision === row.desiredRevision) return;
-    this.resendConfig(row.sn);
+    if (!runsOtherConfig(row)) return;
+    this.converge(row.sn);
   }
 
   /**
-   * Re-sends the device's pending configuration, once at a time per device: after the command the
-   * device is busy with (a push of setDesiredConfig included) has ended, and only if the device then
-   * still needs that revision (stillPending, checked when the command is claimed).
+   * Re-sends the device's pending configuration, once at a time per device on this instance: after
+   * the command the device is busy with (a push of setDesiredConfig included) has ended, and only
+   * if the device then still needs that revision (stillPending, checked under the device row's lock
+   * when the command is claimed — which is what keeps several instances from sending it twice).
+   * Called after a hello or state, and by the convergence job for devices due for another try.
    */
-  private resendConfig(sn: string): void {
-    if (this.resending.has(sn)) return;
+  converge(sn: string): void {
+    if (this.closed || this.resending.has(sn)) return;
     this.resending.add(sn);
     void (async () => {
       while (!this.closed) {
@@ -848,15 +969,10 @@ export class CommandService {
         }
         const [row] = await this.d.database.db.select().from(devices).where(eq(devices.sn, sn));
         if (!row || row.desiredConfig == null || !stillPending(row.desiredRevision)(row)) return;
-        const params = COMMAND_PARAMS['apply-config'].safeParse({
-          revision: row.desiredRevision,
-          document: row.desiredConfig,
-        });
-        if (!params.success) throw new Error(params.error.message);
         const outcome = await this.run(
           sn,
           'apply-config',
-          params.data,
+          this.applyParams(row),
           SYSTEM_ACTOR,
           this.timeoutFor('apply-config'),
           stillPending(row.desiredRevision),

@@ -7,6 +7,7 @@ import type { Database } from '../db/client.ts';
 import { devices } from '../db/schema.ts';
 import { checkFirstHello } from '../devices/first-hello.ts';
 import type { EventBus } from '../events/bus.ts';
+import { DEV_SECRET_KEY, Secrets } from '../security/secrets.ts';
 import { EmbeddedBroker } from './broker.ts';
 import { CommandService } from './commands.ts';
 import { Ingest } from './ingest.ts';
@@ -63,10 +64,16 @@ export class Gateway {
       filter = `$share/${config.mqttShareGroup}/${SERVER_UP_FILTER}`;
     }
     let link: ServerLink | null = null;
+    if (!config.secretKey) {
+      log.warn(
+        'BEACON_SECRET_KEY is not set: device secrets are sealed with the public development key; set your own',
+      );
+    }
     const commands = new CommandService({
       database: deps.database,
       bus: deps.bus,
       config,
+      secrets: new Secrets(config.secretKey ?? DEV_SECRET_KEY),
       log,
       now: deps.now,
       publish: (topic, payload) => link!.publish(topic, payload, 1),

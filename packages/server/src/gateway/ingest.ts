@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import {
   DEVICE_LIMITS,
+  DeviceConfigState,
   type DeviceEvent,
   DeviceStatus,
   decodeDeviceJson,
@@ -55,19 +56,25 @@ export interface IngestHooks {
   afterState?(row: DeviceRow): Promise<void>;
 }
 
-export type ConfigState = 'pending' | 'applied' | 'failed';
-
 /** Invariant 3: the configuration status from the desired and reported revisions. */
 export function configStatusOf(
   desired: number,
   reported: number,
   current: { status: string; code: number | null },
   failed?: { revision?: number; code?: number },
-): { configStatus: ConfigState; configCode: number | null } {
-  if (desired === 0 || reported === desired) return { configStatus: 'applied', configCode: null };
-  if (failed?.revision === desired) return { configStatus: 'failed', configCode: failed.code ?? null };
-  if (current.status === 'failed') return { configStatus: 'failed', configCode: current.code };
-  return { configStatus: 'pending', configCode: null };
+  hashes?: { desired: string | null; reported: string | null | undefined },
+): { configStatus: DeviceConfigState; configCode: number | null } {
+  // The desired revision with other content (drift) is not applied: the server sends it again.
+  const drift = Boolean(hashes?.desired && hashes.reported && hashes.desired !== hashes.reported);
+  if (desired === 0 || (reported === desired && !drift)) {
+    return { configStatus: DeviceConfigState.APPLIED, configCode: null };
+  }
+  if (failed?.revision === desired)
+    return { configStatus: DeviceConfigState.FAILED, configCode: failed.code ?? null };
+  if (current.status === DeviceConfigState.FAILED) {
+    return { configStatus: DeviceConfigState.FAILED, configCode: current.code };
+  }
+  return { configStatus: DeviceConfigState.PENDING, configCode: null };
 }
 
 /** The columns a hello writes (the reported identity, and status/config when they change). */
@@ -106,6 +113,8 @@ const STATE_COLUMNS = [
   'remote',
   'configStatus',
   'configCode',
+  'reportedHash',
+  'configRetryAt',
   'lastSeenAt',
   'updatedAt',
 ] as const satisfies readonly (keyof DeviceRow)[];
@@ -605,6 +614,7 @@ export class Ingest {
           s.revision,
           { status: current.configStatus, code: current.configCode },
           s.configStatus === 'failed' ? { revision: s.failedRevision, code: s.configCode } : undefined,
+          { desired: current.desiredHash, reported: s.configHash },
         );
         const row: DeviceRow = {
           ...current,
@@ -613,8 +623,17 @@ export class Ingest {
           progress: s.progress ?? null,
           managementMode: s.mode,
           reportedRevision: s.revision,
+          // Kept when a device does not report one (older firmware): no drift is seen then.
+          reportedHash: s.configHash ?? current.reportedHash,
           remote: s.remote ?? null,
           ...config,
+          // Newly pending (drift seen): due for the convergence job now; applied: nothing due.
+          configRetryAt:
+            config.configStatus === DeviceConfigState.PENDING
+              ? (current.configRetryAt ?? now)
+              : config.configStatus === DeviceConfigState.APPLIED
+                ? null
+                : current.configRetryAt,
           // A clean power-off reports status 0 itself; anything else is a sign of life.
           ...(isOfflineStatus(s.status) ? {} : { lastSeenAt: now }),
           updatedAt: now,
@@ -628,6 +647,8 @@ export class Ingest {
           !changed &&
           current.managementMode === row.managementMode &&
           current.reportedRevision === row.reportedRevision &&
+          current.reportedHash === row.reportedHash &&
+          current.configRetryAt?.getTime() === row.configRetryAt?.getTime() &&
           current.configCode === row.configCode &&
           isDeepStrictEqual(current.remote, row.remote);
         if (same) return current;

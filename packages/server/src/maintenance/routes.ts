@@ -153,6 +153,7 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
         choose: 'Choose a firmware file',
       });
       const checked = checkFirmware(filename, bytes);
+      const now = deps.now();
       const row = await deps.database.db.transaction(async (tx) => {
         const [inserted] = await tx
           .insert(firmwareImages)
@@ -161,11 +162,12 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
             fileName: filename,
             data: bytes,
             accountId: who.accountId,
-            createdAt: deps.now(),
+            createdAt: now,
             ...checked,
           })
           .returning(FIRMWARE_META);
         await recordAudit(tx, who, {
+          at: now,
           projectId,
           action: 'upload',
           entity: 'firmware',

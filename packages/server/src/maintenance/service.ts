@@ -23,17 +23,24 @@ import {
   modelInfo,
   RESTART_ACTIONS,
   RemoteManageState,
+  redactSecrets,
   remoteOpenReplySchema,
   upgradeCheck,
 } from '@beacon/protocol';
 import { and, desc, eq, gt, inArray, isNull, ne } from 'drizzle-orm';
-import { auditLog, deviceCommands, devices, remoteSessions } from '../db/schema.ts';
+import { deviceCommands, devices, remoteSessions } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { publishEvents } from '../events/bus.ts';
 import { insertRows } from '../gateway/batch.ts';
-import { COMMAND_COLUMNS, type CommandActor, type CommandOutcome } from '../gateway/commands.ts';
+import {
+  COMMAND_COLUMNS,
+  type CommandActor,
+  type CommandOutcome,
+  type CommandScope,
+} from '../gateway/commands.ts';
 import { finalOutcomeOf } from '../gateway/outcomes.ts';
 import { loadProjectAccess, requireWritable } from '../projects/access.ts';
+import { withProjectWrite } from '../projects/write.ts';
 import { shouldDisplaceRemoteSession } from '../sharing/rules.ts';
 import { downloadUrl, findFirmware } from './firmware.ts';
 import { closeDeviceRemoteSessions, closeRemoteSession, remoteSessionLapse } from './remote.ts';
@@ -42,11 +49,11 @@ import { deleteSchedule, findSchedule, saveSchedule, scheduleView } from './sche
 /**
  * Maintenance actions on one device or many (SPEC.md §1, rules of §4), for every client:
  * 1. the caller must be able to write the project: demo 5031, read-only 5032 (projects/access.ts);
- * 2. per device: not in the project 5033; the model lacks the capability 2; offline 36; local
- *    management mode 76 (for the cloud-only commands of COMMAND_RULES, and the schedule); every
- *    command while upgrading 71; restart, reset, upgrade and the CPE mode switch while restarting
+ * 2. a serial not in the project refuses the whole request with 410, before any write;
+ * 3. per device: the model lacks the capability 2; offline 36; local management mode 76 (for the
+ *    cloud-only commands of COMMAND_RULES, and the schedule); every command while upgrading 71; restart, reset, upgrade and the CPE mode switch while restarting
  *    5046; upgrade 37 / 38;
- * 3. then the command goes through the gateway (one at a time per device, one recorded outcome).
+ * 4. then the command goes through the gateway (one at a time per device, one recorded outcome).
  * A device refused by the server also gets a recorded command outcome (a `failed` command row with
  * the code), and every device's action leaves one audit row (invariant 2).
  */
@@ -88,12 +95,6 @@ function commandFor(action: MaintenanceAction, params: Record<string, unknown>):
   return COMMAND_OF[action]!;
 }
 
-/** What the audit row keeps of the parameters (never a password). */
-function auditParams(action: MaintenanceAction, params: Record<string, unknown>): Record<string, unknown> {
-  if (action === 'password') return { password: '********' };
-  return params;
-}
-
 export function parseParams<A extends MaintenanceAction>(action: A, raw: unknown): ActionParams<A> {
   const parsed = ACTION_PARAMS[action].safeParse(raw ?? {});
   if (!parsed.success) {
@@ -120,9 +121,17 @@ export async function runAction(
   const actor: CommandActor = { accountId: caller.accountId, account: caller.account };
 
   const rows = await loadDevices(deps, projectId, unique);
+  // Serials not in the project are refused before anything is written (a bulk request naming
+  // thousands of strangers writes nothing), with the single route's code.
+  const missing = unique.filter((sn) => !rows.has(sn));
+  if (missing.length) {
+    const shown = missing.slice(0, 10).join(', ') + (missing.length > 10 ? ` (+${missing.length - 10})` : '');
+    throw new AppError(Codes.DEVICE_DELETED, 'The device is not in this project', { sns: shown });
+  }
   const results = new Map<string, ActionResultView>();
   const refuse = (sn: string, code: number, message?: string) =>
     results.set(sn, { sn, code, message: message ?? errorMessage(code), commandId: null, data: null });
+  const scope = actionScope(deps, caller, projectId, action, params);
 
   // copy-config: the source's configuration, fetched once.
   let copy: { source: DeviceRow; document: DeviceConfigInput } | null = null;
@@ -141,11 +150,7 @@ export async function runAction(
 
   const admitted: DeviceRow[] = [];
   for (const sn of unique) {
-    const device = rows.get(sn);
-    if (!device) {
-      refuse(sn, Codes.DEVICE_DELETED, 'The device is not in this project');
-      continue;
-    }
+    const device = rows.get(sn)!;
     const code = refusal(
       device,
       action,
@@ -159,26 +164,27 @@ export async function runAction(
   }
 
   // Server-side refusals are recorded like device outcomes (exactly one per command).
-  const refusedRows = unique
-    .filter((sn) => results.has(sn) && rows.has(sn))
-    .map((sn) => ({ sn, result: results.get(sn)! }));
-  if (action !== 'reboot-schedule' && refusedRows.length) {
-    await recordRefusals(deps, projectId, commandFor(action, params), params, actor, refusedRows);
+  const refusedRows = unique.filter((sn) => results.has(sn)).map((sn) => ({ sn, result: results.get(sn)! }));
+  if (refusedRows.length) {
+    await recordRefusals(deps, scope, commandFor(action, params), params, actor, refusedRows);
   }
 
   if (action === 'reboot-schedule') {
     for (const device of admitted) {
-      results.set(device.sn, await applySchedule(deps, caller, access.project.timeZone, device, params));
+      results.set(
+        device.sn,
+        await applySchedule(deps, caller, scope, access.project.timeZone, device, params),
+      );
     }
   } else if (!PER_DEVICE.has(action)) {
     // The same command for every device: claimed and recorded in batches by the gateway
     // (sendToMany), instead of one transaction per device for the claim and one per outcome.
-    const p = action === 'password' ? { password: params.password } : params;
     const outcomes = await deps.gateway.commands.sendToMany(
       admitted.map((d) => d.sn),
       commandFor(action, params),
-      p as never,
+      params as never,
       actor,
+      { scope },
     );
     for (const outcome of outcomes) results.set(outcome.sn, resultOf(outcome));
   } else {
@@ -193,15 +199,53 @@ export async function runAction(
           { ...options, ownerId: access.project.ownerId },
           firmware,
           copy,
+          scope,
         ),
       ),
     );
     for (const r of outcomes) results.set(r.sn, r);
   }
 
-  const ordered = unique.map((sn) => results.get(sn)!);
-  await recordAudits(deps, caller, projectId, action, params, ordered);
-  return ordered;
+  return unique.map((sn) => results.get(sn)!);
+}
+
+/**
+ * The project write path for an action's records (invariant 2): each command record, schedule or
+ * configuration revision commits in one transaction with the access check and its device's one
+ * audit row, which says what was done (the command and its state then; the outcome is the
+ * command's own record).
+ */
+function actionScope(
+  deps: Deps,
+  caller: Caller,
+  projectId: number,
+  action: MaintenanceAction,
+  params: Record<string, unknown>,
+): CommandScope {
+  const kept = redactSecrets(params);
+  return {
+    projectId,
+    transaction: (body) =>
+      withProjectWrite(deps, caller, projectId, (write) =>
+        body(write.tx, (records) => {
+          for (const r of records) {
+            write.audit({
+              action,
+              entity: 'device',
+              entityId: r.sn,
+              before: null,
+              after: {
+                params: kept,
+                commandId: r.commandId,
+                state: r.state,
+                code: r.code,
+                ...(r.revision !== undefined ? { revision: r.revision } : {}),
+              },
+            });
+          }
+        }),
+      ),
+  };
 }
 
 async function loadDevices(deps: Deps, projectId: number, sns: string[]): Promise<Map<string, DeviceRow>> {
@@ -310,6 +354,7 @@ async function send(
   options: RunOptions & { ownerId: number },
   firmware: { id: number; version: string; size: number; sha256: string } | null,
   copy: { source: DeviceRow; document: DeviceConfigInput } | null,
+  scope: CommandScope,
 ): Promise<ActionResultView> {
   const sn = device.sn;
   let outcome: CommandOutcome | null;
@@ -324,7 +369,26 @@ async function send(
             sha256: firmware.sha256,
           }
         : { version: params.version as string };
-      outcome = await commands.send(sn, 'upgrade', p, actor);
+      outcome = await commands.send(sn, 'upgrade', p, actor, { scope });
+      break;
+    }
+    case 'password':
+    case 'led': {
+      // Settings the device keeps: a new revision of its configuration (the password sealed at
+      // rest), based on the revision read with the device, pushed like any other.
+      const base = await baseDocument(deps, device, actor);
+      if ('code' in base) return base;
+      const document =
+        action === 'password'
+          ? { ...base.document, admin: { password: params.password as string } }
+          : { ...base.document, led: params.on as boolean };
+      const r = await commands.setDesiredConfig(sn, document as DeviceConfigInput, actor, {
+        scope,
+        expectedRevision: device.desiredRevision,
+        reason: action === 'password' ? 'Device password changed' : `LEDs ${params.on ? 'on' : 'off'}`,
+      });
+      outcome = r.outcome;
+      if (!outcome) return { sn, code: 0, message: null, commandId: null, data: { revision: r.revision } };
       break;
     }
     case 'copy-config': {
@@ -333,7 +397,11 @@ async function send(
       const ownName = (device.desiredConfig as { name?: string } | null)?.name ?? device.name;
       if (ownName) (document as { name?: string }).name = ownName;
       else delete (document as { name?: string }).name;
-      const r = await commands.setDesiredConfig(sn, document, actor);
+      // Nor the source's administrator password: the receiver keeps its own (sealed) one.
+      const ownAdmin = (device.desiredConfig as { admin?: unknown } | null)?.admin;
+      if (ownAdmin) (document as { admin?: unknown }).admin = ownAdmin;
+      else delete (document as { admin?: unknown }).admin;
+      const r = await commands.setDesiredConfig(sn, document, actor, { scope });
       outcome = r.outcome;
       if (!outcome) return { sn, code: 0, message: null, commandId: null, data: { revision: r.revision } };
       break;
@@ -349,13 +417,13 @@ async function send(
           commandId: null,
           data: null,
         };
-        await recordRefusals(deps, device.projectId!, commandFor(action, params), params, actor, [
+        await recordRefusals(deps, scope, commandFor(action, params), params, actor, [
           { sn, result: refused },
         ]);
         return refused;
       }
       if (!params.enabled) {
-        outcome = await commands.send(sn, 'remote-management-close', {}, actor);
+        outcome = await commands.send(sn, 'remote-management-close', {}, actor, { scope });
         // The caller's own session, and those of holders it displaced or who lost the right.
         await closeDeviceRemoteSessions(deps.database.db, sn, deps.now());
         break;
@@ -370,6 +438,7 @@ async function send(
         'remote-management-open',
         { ttlSeconds: params.ttlSeconds as number },
         actor,
+        { scope },
       );
       if (outcome.code === 0) {
         // The device names the page the proxy will reach: checked before any session exists.
@@ -409,16 +478,41 @@ async function send(
       break;
     }
     default: {
-      const name = commandFor(action, params);
-      const p = action === 'password' ? { password: params.password } : params;
-      outcome = await commands.send(sn, name, p as never, actor);
+      outcome = await commands.send(sn, commandFor(action, params), params as never, actor, { scope });
     }
   }
   return resultOf(outcome);
 }
 
 /** Actions whose command differs per device (a download URL, a document, a remote session). */
-const PER_DEVICE = new Set<MaintenanceAction>(['upgrade', 'copy-config', 'remote-management']);
+const PER_DEVICE = new Set<MaintenanceAction>([
+  'upgrade',
+  'copy-config',
+  'remote-management',
+  'password',
+  'led',
+]);
+
+/**
+ * The document a settings change starts from: the device's desired configuration (secrets opened),
+ * or — before any revision was saved — what the device runs (get-config), so a first revision does
+ * not drop the settings the device already has.
+ */
+async function baseDocument(
+  deps: Deps,
+  device: DeviceRow,
+  actor: CommandActor,
+): Promise<{ document: Record<string, unknown> } | ActionResultView> {
+  if (device.desiredRevision > 0 && device.desiredConfig) {
+    return {
+      document: deps.gateway.commands.secrets.openDocument(device.desiredConfig) as Record<string, unknown>,
+    };
+  }
+  const outcome = await deps.gateway.commands.send(device.sn, 'get-config', {}, actor);
+  if (outcome.code !== 0) return resultOf(outcome);
+  const document = (outcome.data as { document?: Record<string, unknown> } | null)?.document;
+  return { document: document ?? {} };
+}
 
 function resultOf(outcome: CommandOutcome): ActionResultView {
   return {
@@ -491,12 +585,14 @@ function stripSecrets(data: Record<string, unknown>): Record<string, unknown> {
 async function applySchedule(
   deps: Deps,
   caller: Caller,
+  scope: CommandScope,
   timeZone: string,
   device: DeviceRow,
   params: Record<string, unknown>,
 ): Promise<ActionResultView> {
   const now = deps.now();
-  const schedule = await deps.database.db.transaction(async (tx) => {
+  const schedule = await scope.transaction(async (tx, recorded) => {
+    recorded([{ sn: device.sn, commandId: null, state: null, code: 0 }]);
     if (!params.enabled) {
       await deleteSchedule(tx, device.sn);
       return null;
@@ -524,18 +620,20 @@ async function applySchedule(
   };
 }
 
+/** Server-side refusals, recorded like device outcomes (one failed command each) with their audit rows. */
 async function recordRefusals(
   deps: Deps,
-  projectId: number,
+  scope: CommandScope,
   name: CommandName,
   params: Record<string, unknown>,
   actor: CommandActor,
   refused: { sn: string; result: ActionResultView }[],
 ): Promise<void> {
-  const now = deps.now();
-  const stored = name === 'set-password' ? { password: '********' } : params;
-  await deps.database.db.transaction(async (tx) => {
-    for (let i = 0; i < refused.length; i += 500) {
+  const projectId = scope.projectId!;
+  const stored = redactSecrets(params);
+  for (let i = 0; i < refused.length; i += 500) {
+    await scope.transaction(async (tx, recorded) => {
+      const now = deps.now();
       const values = refused.slice(i, i + 500).map(({ sn, result }) => {
         const id = `srv-${randomBytes(12).toString('hex')}`;
         result.commandId = id;
@@ -548,6 +646,7 @@ async function recordRefusals(
           state: CommandState.FAILED,
           code: result.code,
           message: result.message,
+          data: null,
           accountId: actor.accountId,
           accountName: actor.account,
           createdAt: now,
@@ -555,12 +654,7 @@ async function recordRefusals(
           finishedAt: now,
         };
       });
-      await insertRows(
-        tx,
-        deviceCommands,
-        COMMAND_COLUMNS,
-        values.map((v) => ({ ...v, data: null })),
-      );
+      await insertRows(tx, deviceCommands, COMMAND_COLUMNS, values);
       await publishEvents(
         tx,
         values.map((v) => ({
@@ -575,51 +669,9 @@ async function recordRefusals(
           at: now.toISOString(),
         })),
       );
-    }
-  });
-}
-
-async function recordAudits(
-  deps: Deps,
-  caller: Caller,
-  projectId: number,
-  action: MaintenanceAction,
-  params: Record<string, unknown>,
-  results: ActionResultView[],
-): Promise<void> {
-  const kept = auditParams(action, params);
-  const now = deps.now();
-  // One statement per 5,000 devices' audit rows (insertRows), one row per device as before.
-  await deps.database.db.transaction((tx) =>
-    insertRows(
-      tx,
-      auditLog,
-      [
-        'accountId',
-        'accountName',
-        'projectId',
-        'action',
-        'entity',
-        'entityId',
-        'before',
-        'after',
-        'requestId',
-        'at',
-      ],
-      results.map((r) => ({
-        accountId: caller.accountId,
-        accountName: caller.account,
-        projectId,
-        action,
-        entity: 'device',
-        entityId: r.sn,
-        before: null,
-        after: { params: kept, code: r.code, commandId: r.commandId },
-        requestId: caller.requestId ?? null,
-        at: now,
-      })),
-    ),
-  );
+      recorded(values.map((v) => ({ sn: v.sn, commandId: v.id, state: v.state, code: v.code })));
+    });
+  }
 }
 
 // ── the maintenance view ─────────────────────────────────────────────────────

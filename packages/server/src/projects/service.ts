@@ -150,6 +150,7 @@ export async function createProject(
       if (await repo.nameTaken(tx, caller.accountId, body.name)) throw nameTakenError(body.name);
       const created = await repo.insertProject(tx, { ...body, ownerId: caller.accountId, createdAt: now });
       await recordAudit(tx, actorOf(caller), {
+        at: now,
         projectId: created.id,
         action: 'create',
         entity: ENTITY,
@@ -191,6 +192,7 @@ export async function updateProject(
       }
       const project = await repo.updateProject(tx, id, { ...patch, updatedAt: now });
       await recordAudit(tx, actorOf(caller), {
+        at: now,
         projectId: id,
         action: 'update',
         entity: ENTITY,
@@ -210,6 +212,7 @@ export async function deleteProject(deps: ServiceDeps, caller: Caller, id: numbe
     const access = requireOwner(await loadProjectAccess(tx, caller, id, { now, lock: 'update' }));
     await repo.deleteProject(tx, id);
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId: id,
       action: 'delete',
       entity: ENTITY,

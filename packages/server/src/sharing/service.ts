@@ -214,6 +214,7 @@ export async function createShare(
       createdAt: now,
     });
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'offer',
       entity: 'share',
@@ -270,6 +271,7 @@ export async function acceptShareOffer(
     await repo.clearDeparture(tx, projectId, caller.accountId);
     await syncExpiryJob(tx, member);
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'accept',
       entity: 'share',
@@ -292,6 +294,7 @@ export async function declineShareOffer(
     if (!offer) throw new AppError(Codes.NO_OFFER);
     await repo.deleteOffer(tx, projectId, caller.accountId);
     await recordAudit(tx, actorOf(caller), {
+      at: deps.now(),
       projectId,
       action: 'decline',
       entity: 'share',
@@ -405,6 +408,7 @@ async function updateMemberShare(
   const after = await repo.updateMember(tx, projectId, accountId, changes);
   await syncExpiryJob(tx, after);
   await recordAudit(tx, actorOf(caller), {
+    at: now,
     projectId,
     action: 'update',
     entity: 'share',
@@ -437,6 +441,7 @@ async function updateOfferTerms(
   });
   const after = await repo.updateOffer(tx, projectId, accountId, { permission, validHours: hours });
   await recordAudit(tx, actorOf(caller), {
+    at: now,
     projectId,
     action: 'update',
     entity: 'share',
@@ -464,6 +469,7 @@ export async function deleteShare(
       const listed = await repo.offerOf(tx, projectId, accountId);
       await repo.deleteOffer(tx, projectId, accountId);
       await recordAudit(tx, actorOf(caller), {
+        at: now,
         projectId,
         action: 'delete',
         entity: 'share',
@@ -481,6 +487,7 @@ export async function deleteShare(
     const ranOut = member.expiresAt !== null && member.expiresAt.getTime() <= now.getTime();
     await repo.recordDeparture(tx, projectId, accountId, ranOut ? 'expired' : 'removed', now);
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'delete',
       entity: 'share',
@@ -508,6 +515,7 @@ export async function unbind(deps: ServiceDeps, caller: Caller, projectId: numbe
     await cancelJob(tx, expiryKey(projectId, caller.accountId));
     await repo.recordDeparture(tx, projectId, caller.accountId, 'removed', now);
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'unbind',
       entity: 'share',
@@ -575,6 +583,7 @@ export async function createInvite(
     };
     const { code: _secret, link: _link, ...recorded } = view;
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'create',
       entity: 'invite',
@@ -660,6 +669,7 @@ export async function acceptInvite(deps: ServiceDeps, caller: Caller, code: stri
     await repo.clearDeparture(tx, invite.projectId, caller.accountId);
     await syncExpiryJob(tx, member);
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId: invite.projectId,
       action: 'accept',
       entity: 'invite',
@@ -698,6 +708,7 @@ export async function transfer(
       createdAt: now,
     });
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'offer',
       entity: 'transfer',
@@ -724,6 +735,7 @@ export async function cancelTransfer(
     if (!pending) throw new AppError(Codes.NOT_FOUND, 'The project has no pending transfer');
     await repo.deleteTransfer(tx, projectId);
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'cancel',
       entity: 'transfer',
@@ -746,6 +758,7 @@ export async function declineTransfer(
     if (!pending || pending.toAccountId !== caller.accountId) throw new AppError(Codes.NO_OFFER);
     await repo.deleteTransfer(tx, projectId);
     await recordAudit(tx, actorOf(caller), {
+      at: deps.now(),
       projectId,
       action: 'decline',
       entity: 'transfer',
@@ -794,6 +807,7 @@ export async function acceptTransfer(
     await repo.setOwner(tx, projectId, caller.accountId, now);
     await repo.recordDeparture(tx, projectId, previousOwner, 'removed', now);
     await recordAudit(tx, actorOf(caller), {
+      at: now,
       projectId,
       action: 'transfer',
       entity: 'project',

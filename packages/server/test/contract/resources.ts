@@ -3,6 +3,7 @@ import * as XLSX from '@e965/xlsx';
 import { asc, eq, inArray } from 'drizzle-orm';
 import {
   accounts,
+  configRevisions,
   devices,
   firmwareImages,
   projectMembers,
@@ -478,9 +479,179 @@ const maintenanceResource: ContractResource = {
   ],
 };
 
+/** Device configuration revisions (src/config/): an offline AP at revision 1. */
+const configResource: ContractResource = {
+  name: 'config',
+  async setup(world) {
+    const sn = contractSn('C');
+    const seen = new Date();
+    const { db } = world.server.database;
+    await db.insert(devices).values({
+      sn,
+      projectId: world.projectId,
+      model: 'BA-W1200C',
+      type: 'ap',
+      status: 0,
+      firstSeenAt: seen,
+      lastSeenAt: seen,
+      desiredRevision: 1,
+      desiredConfig: { name: 'first' },
+      desiredHash: 'a'.repeat(64),
+    });
+    await db.insert(configRevisions).values({
+      projectId: world.projectId,
+      sn,
+      revision: 1,
+      document: { name: 'first' },
+      hash: 'a'.repeat(64),
+      authorName: 'contract',
+    });
+    return { sn };
+  },
+  async state(ctx) {
+    const sn = ctx.fixture.sn as string;
+    const { db } = ctx.server.database;
+    return {
+      revisions: await db.select().from(configRevisions).where(eq(configRevisions.sn, sn)),
+      device: await db
+        .select({ revision: devices.desiredRevision, config: devices.desiredConfig })
+        .from(devices)
+        .where(eq(devices.sn, sn)),
+    };
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/devices/:sn/config',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/devices/${c.fixture.sn}/config`,
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/devices/:sn/config',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/devices/${c.fixture.sn}/config`,
+      body: () => ({ expectedRevision: 1, document: { name: 'second' } }),
+      invalid: [
+        { label: 'a stale revision', body: { expectedRevision: 0, document: { name: 'x' } }, code: 5120 },
+        {
+          label: 'a name of 65 characters',
+          body: { expectedRevision: 1, document: { name: 'n'.repeat(65) } },
+          code: 16,
+        },
+        { label: 'no expected revision', body: { document: { name: 'x' } }, code: 16 },
+      ],
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/devices/:sn/config/revisions',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/devices/${c.fixture.sn}/config/revisions`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/devices/:sn/config/revisions/:revision',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/devices/${c.fixture.sn}/config/revisions/1`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/devices/:sn/config/diff',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/devices/${c.fixture.sn}/config/diff?from=1&to=1`,
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/devices/:sn/config/rollback',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/devices/${c.fixture.sn}/config/rollback`,
+      body: () => ({ revision: 1, expectedRevision: 1 }),
+      invalid: [
+        { label: 'a revision that does not exist', body: { revision: 99, expectedRevision: 1 }, code: 5033 },
+        { label: 'a stale revision', body: { revision: 1, expectedRevision: 0 }, code: 5120 },
+      ],
+    },
+  ],
+};
+
+/** The project's own configuration (src/config/): one revision saved. */
+const projectConfigResource: ContractResource = {
+  name: 'project config',
+  async setup(world) {
+    await world.server.database.db
+      .insert(configRevisions)
+      .values({
+        projectId: world.projectId,
+        sn: null,
+        revision: 1,
+        document: { name: 'site' },
+        hash: 'b'.repeat(64),
+        authorName: 'contract',
+      })
+      // The demo project is shared by every test: its revision 1 is made once.
+      .onConflictDoNothing();
+    return {};
+  },
+  async state(ctx) {
+    return ctx.server.database.db
+      .select()
+      .from(configRevisions)
+      .where(eq(configRevisions.projectId, ctx.projectId));
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/config',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/config`,
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/config',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/config`,
+      body: () => ({ expectedRevision: 1, document: { name: 'site-2' } }),
+      invalid: [
+        { label: 'a stale revision', body: { expectedRevision: 0, document: { name: 'x' } }, code: 5120 },
+        { label: 'a document that is not an object', body: { expectedRevision: 1, document: 'x' }, code: 16 },
+      ],
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/config/revisions',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/config/revisions`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/config/revisions/:revision',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/config/revisions/1`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/config/diff',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/config/diff?from=1&to=1`,
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/config/rollback',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/config/rollback`,
+      body: () => ({ revision: 1, expectedRevision: 1 }),
+      invalid: [
+        { label: 'a revision that does not exist', body: { revision: 7, expectedRevision: 1 }, code: 5033 },
+      ],
+    },
+  ],
+};
+
 export const CONTRACT_RESOURCES: ContractResource[] = [
   projectResource,
   sharingResource,
   deviceResource,
   maintenanceResource,
+  configResource,
+  projectConfigResource,
 ];

@@ -51,6 +51,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       ? { MQTT_URL: process.env.MQTT_URL, MQTT_SHARE_GROUP: `t${randomBytes(4).toString('hex')}` }
       : {}),
     AUTH_RATE_LIMIT: '1000',
+    BEACON_SECRET_KEY: 'test-secret-key',
     ...env,
   });
   const clock = new TestClock();
