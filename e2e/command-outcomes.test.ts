@@ -46,7 +46,8 @@ describe.runIf(hasChromium())('time zones and command outcomes in Chromium', () 
     await poll(() => page.getByText('E2E-Berlin', { exact: true }).first().isVisible()).toBe(true);
     // SPEC.md §9: shown with its offset today, e.g. "(GMT+01:00) Europe/Berlin".
     await poll(() => page.getByText(formatTimeZone(zone), { exact: true }).first().isVisible()).toBe(true);
-    await page.getByText('E2E-Berlin', { exact: true }).first().click();
+    // The row, not the first text: the header's project switcher names the new (current) project too.
+    await page.locator('tr[data-testid^="project-row-"]', { hasText: 'E2E-Berlin' }).click();
     await page.waitForURL('**/overview/preview');
 
     await page.goto('/manage/devconf');

@@ -30,7 +30,8 @@ describe.runIf(hasChromium())('device names in Chromium', () => {
     await page.getByTestId('project-form-netmode-wlan').click();
     await page.getByTestId('project-form-submit').click();
     await expect.poll(() => page.getByText('E2E-Names', { exact: true }).first().isVisible()).toBe(true);
-    await page.getByText('E2E-Names', { exact: true }).first().click();
+    // The row, not the first text: the header's project switcher names the new (current) project too.
+    await page.locator('tr[data-testid^="project-row-"]', { hasText: 'E2E-Names' }).click();
     await page.waitForURL('**/overview/preview');
 
     // Writes to the device inventory the page sends: a refused name must not be among them.
