@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DeviceConfigState } from './devices.ts';
 import { Paged, PageQuery } from './envelope.ts';
+import { ID_MAX, IdParam, ProjectParams } from './ids.ts';
 
 /**
  * Desired configuration as revisions (the server's src/config/, docs/decisions/0029):
@@ -22,16 +23,25 @@ import { Paged, PageQuery } from './envelope.ts';
 
 export const ConfigReason = z.string().trim().max(200).default('');
 
+/** Revision numbers live in an integer column: 1 to 2^31−1 (0 as "based on none" in expectedRevision). */
+const Revision = z.int().min(1).max(ID_MAX);
+const ExpectedRevision = z.int().min(0).max(ID_MAX);
+
+/** Path parameters: /projects/{id}/devices/{sn}/config… and …/revisions/{revision}. */
+export const ConfigDeviceParams = ProjectParams.extend({ sn: z.string().trim().min(1).max(32) });
+export const ConfigRevisionParams = ProjectParams.extend({ revision: IdParam });
+export const ConfigDeviceRevisionParams = ConfigDeviceParams.extend({ revision: IdParam });
+
 export const SaveDeviceConfigBody = z.object({
-  expectedRevision: z.number().int().min(0),
+  expectedRevision: ExpectedRevision,
   document: z.record(z.string(), z.unknown()),
   reason: ConfigReason,
 });
 export type SaveDeviceConfigBody = z.input<typeof SaveDeviceConfigBody>;
 
 export const RollbackConfigBody = z.object({
-  revision: z.number().int().min(1),
-  expectedRevision: z.number().int().min(0),
+  revision: Revision,
+  expectedRevision: ExpectedRevision,
   reason: ConfigReason,
 });
 export type RollbackConfigBody = z.input<typeof RollbackConfigBody>;
@@ -70,10 +80,7 @@ export const ConfigRevisionList = Paged(ConfigRevisionView);
 export type ConfigRevisionList = z.infer<typeof ConfigRevisionList>;
 export const ConfigRevisionQuery = PageQuery;
 
-export const ConfigDiffQuery = z.object({
-  from: z.coerce.number().int().min(1).max(2_147_483_647),
-  to: z.coerce.number().int().min(1).max(2_147_483_647),
-});
+export const ConfigDiffQuery = z.object({ from: IdParam, to: IdParam });
 
 export const ConfigDiffView = z.object({
   from: z.number().int(),

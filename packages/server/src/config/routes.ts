@@ -1,17 +1,20 @@
 import {
+  ConfigDeviceParams,
+  ConfigDeviceRevisionParams,
   ConfigDiffQuery,
   ConfigDiffView,
   ConfigRevisionDetail,
   ConfigRevisionList,
+  ConfigRevisionParams,
   ConfigRevisionQuery,
   DeviceConfigView,
   ok as envelope,
   ProjectConfigView,
+  ProjectParams,
   RollbackConfigBody,
   SaveDeviceConfigBody,
 } from '@beacon/protocol';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { requireAccount } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
@@ -19,11 +22,6 @@ import type { App } from '../http/types.ts';
 import * as service from './service.ts';
 
 const tags = ['configuration'];
-const ProjectParams = z.object({ id: z.coerce.number().int().positive() });
-const DeviceParams = z.object({
-  id: z.coerce.number().int().positive(),
-  sn: z.string().trim().min(1).max(32),
-});
 
 function caller(request: FastifyRequest) {
   const principal = requireAccount(request);
@@ -39,7 +37,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
         tags,
         summary:
           "The device's latest desired configuration (secrets as ********), its status and what it reports",
-        params: DeviceParams,
+        params: ConfigDeviceParams,
         response: { 200: envelope(DeviceConfigView) },
       },
     },
@@ -54,7 +52,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
         tags,
         summary:
           'Save a new revision based on expectedRevision (5120 when another was saved since); "********" keeps a stored secret. The device gets it when it can.',
-        params: DeviceParams,
+        params: ConfigDeviceParams,
         body: SaveDeviceConfigBody,
         response: { 200: envelope(DeviceConfigView) },
       },
@@ -77,7 +75,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       schema: {
         tags,
         summary: "The device's configuration revisions in this project, newest first",
-        params: DeviceParams,
+        params: ConfigDeviceParams,
         querystring: ConfigRevisionQuery,
         response: { 200: envelope(ConfigRevisionList) },
       },
@@ -100,7 +98,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       schema: {
         tags,
         summary: 'One revision with its document (secrets as ********)',
-        params: DeviceParams.extend({ revision: z.coerce.number().int().min(1).max(2_147_483_647) }),
+        params: ConfigDeviceRevisionParams,
         response: { 200: envelope(ConfigRevisionDetail) },
       },
     },
@@ -122,7 +120,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       schema: {
         tags,
         summary: 'What changed from one revision to another, leaf by leaf',
-        params: DeviceParams,
+        params: ConfigDeviceParams,
         querystring: ConfigDiffQuery,
         response: { 200: envelope(ConfigDiffView) },
       },
@@ -147,7 +145,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
         tags,
         summary:
           "Save an earlier revision's document as a new revision (based on expectedRevision, 5120 otherwise)",
-        params: DeviceParams,
+        params: ConfigDeviceParams,
         body: RollbackConfigBody,
         response: { 200: envelope(DeviceConfigView) },
       },
@@ -215,7 +213,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       schema: {
         tags,
         summary: "One of the project's own revisions with its document (secrets as ********)",
-        params: ProjectParams.extend({ revision: z.coerce.number().int().min(1).max(2_147_483_647) }),
+        params: ConfigRevisionParams,
         response: { 200: envelope(ConfigRevisionDetail) },
       },
     },
