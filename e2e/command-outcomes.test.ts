@@ -1,6 +1,7 @@
 import { formatDateTimeInZone, formatTimeZone, type MaintenanceView } from '@beacon/protocol';
 import { describe, expect, inject, it } from 'vitest';
-import { hasChromium, readEmailCode, useBrowser } from './helpers/browser.ts';
+import { openProjectRow, signUpInBrowser } from './helpers/account.ts';
+import { hasChromium, useBrowser } from './helpers/browser.ts';
 
 /** The machine is shared: allow the UI a few seconds (expect.poll alone gives up after one). */
 const poll = <T>(fn: () => T | Promise<T>, timeout = 10_000) => expect.poll(fn, { timeout, interval: 100 });
@@ -24,14 +25,7 @@ describe.runIf(hasChromium())('time zones and command outcomes in Chromium', () 
     const sn = inject('devicePool').find((s) => s === 'E2EPOOLAP0000003')!;
     const zone = 'Europe/Berlin';
 
-    await page.goto('/signup');
-    await page.getByTestId('signup-email').fill(email);
-    await page.getByTestId('signup-send-code').click();
-    await page.getByTestId('signup-code').fill(await readEmailCode(email));
-    await page.getByTestId('signup-password').fill(password);
-    await page.getByTestId('signup-confirm').fill(password);
-    await page.getByTestId('signup-submit').click();
-    await page.waitForURL('**/overview/preview');
+    await signUpInBrowser(page, email, password);
 
     // The zone is picked by typing part of its name in the searchable list.
     await page.goto('/overview/list');
@@ -46,9 +40,7 @@ describe.runIf(hasChromium())('time zones and command outcomes in Chromium', () 
     await poll(() => page.getByText('E2E-Berlin', { exact: true }).first().isVisible()).toBe(true);
     // SPEC.md §9: shown with its offset today, e.g. "(GMT+01:00) Europe/Berlin".
     await poll(() => page.getByText(formatTimeZone(zone), { exact: true }).first().isVisible()).toBe(true);
-    // The row, not the first text: the header's project switcher names the new (current) project too.
-    await page.locator('tr[data-testid^="project-row-"]', { hasText: 'E2E-Berlin' }).click();
-    await page.waitForURL('**/overview/preview');
+    await openProjectRow(page, 'E2E-Berlin');
 
     await page.goto('/manage/devconf');
     await page.getByTestId('add-device').click();

@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
-import { hasChromium, readEmailCode, useBrowser } from './helpers/browser.ts';
+import { openProjectRow, signUpInBrowser } from './helpers/account.ts';
+import { hasChromium, useBrowser } from './helpers/browser.ts';
 
 /**
  * SPEC.md §5: device names and remarks are 1 to 32 printable ASCII characters. The add and edit
@@ -15,14 +16,7 @@ describe.runIf(hasChromium())('device names in Chromium', () => {
     const sn = inject('devicePool')[2];
     const asciiOnly = 'Device name must contain printable ASCII characters only';
 
-    await page.goto('/signup');
-    await page.getByTestId('signup-email').fill(email);
-    await page.getByTestId('signup-send-code').click();
-    await page.getByTestId('signup-code').fill(await readEmailCode(email));
-    await page.getByTestId('signup-password').fill(password);
-    await page.getByTestId('signup-confirm').fill(password);
-    await page.getByTestId('signup-submit').click();
-    await page.waitForURL('**/overview/preview');
+    await signUpInBrowser(page, email, password);
 
     await page.goto('/overview/list');
     await page.getByTestId('create-project').click();
@@ -30,9 +24,7 @@ describe.runIf(hasChromium())('device names in Chromium', () => {
     await page.getByTestId('project-form-netmode-wlan').click();
     await page.getByTestId('project-form-submit').click();
     await expect.poll(() => page.getByText('E2E-Names', { exact: true }).first().isVisible()).toBe(true);
-    // The row, not the first text: the header's project switcher names the new (current) project too.
-    await page.locator('tr[data-testid^="project-row-"]', { hasText: 'E2E-Names' }).click();
-    await page.waitForURL('**/overview/preview');
+    await openProjectRow(page, 'E2E-Names');
 
     // Writes to the device inventory the page sends: a refused name must not be among them.
     const writes: string[] = [];

@@ -1,5 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
-import { hasChromium, readEmailCode, useBrowser } from './helpers/browser.ts';
+import { openProjectRow, signUpInBrowser } from './helpers/account.ts';
+import { hasChromium, useBrowser } from './helpers/browser.ts';
 
 /** The machine is shared: allow the UI a few seconds (expect.poll alone gives up after one). */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 });
@@ -18,14 +19,7 @@ describe.runIf(hasChromium())('device maintenance in Chromium', () => {
     const password = 'e2e-secret-1';
     const [sn] = inject('devicePool');
 
-    await page.goto('/signup');
-    await page.getByTestId('signup-email').fill(email);
-    await page.getByTestId('signup-send-code').click();
-    await page.getByTestId('signup-code').fill(await readEmailCode(email));
-    await page.getByTestId('signup-password').fill(password);
-    await page.getByTestId('signup-confirm').fill(password);
-    await page.getByTestId('signup-submit').click();
-    await page.waitForURL('**/overview/preview');
+    await signUpInBrowser(page, email, password);
 
     await page.goto('/overview/list');
     await page.getByTestId('create-project').click();
@@ -33,9 +27,7 @@ describe.runIf(hasChromium())('device maintenance in Chromium', () => {
     await page.getByTestId('project-form-netmode-wlan').click();
     await page.getByTestId('project-form-submit').click();
     await poll(() => page.getByText('E2E-Devices', { exact: true }).first().isVisible()).toBe(true);
-    // The row, not the header's project switcher (a created project becomes the current one).
-    await page.locator('tr[data-testid^="project-row-"]', { hasText: 'E2E-Devices' }).click();
-    await page.waitForURL('**/overview/preview');
+    await openProjectRow(page, 'E2E-Devices');
 
     await page.goto('/manage/devconf');
     await page.getByTestId('add-device').click();

@@ -55,3 +55,24 @@ export function freshSn(prefix: string): string {
   const tail = `${Date.now()}${Math.floor(Math.random() * 1e6)}`.replace(/\D/g, '');
   return `${prefix}${tail}`.slice(0, 24).toUpperCase();
 }
+
+/** Signs a new account up through the sign-up screen, as a person would; lands on the overview. */
+export async function signUpInBrowser(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto('/signup');
+  await page.getByTestId('signup-email').fill(email);
+  await page.getByTestId('signup-send-code').click();
+  await page.getByTestId('signup-code').fill(await readEmailCode(email));
+  await page.getByTestId('signup-password').fill(password);
+  await page.getByTestId('signup-confirm').fill(password);
+  await page.getByTestId('signup-submit').click();
+  await page.waitForURL('**/overview/preview');
+}
+
+/**
+ * Opens a project from the project list by its table row (not by its name's first match: the
+ * header's project switcher names the current project too) and waits for its overview.
+ */
+export async function openProjectRow(page: Page, name: string): Promise<void> {
+  await page.locator('tr[data-testid^="project-row-"]', { hasText: name }).click();
+  await page.waitForURL('**/overview/preview');
+}
