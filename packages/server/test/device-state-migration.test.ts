@@ -63,7 +63,7 @@ describe('migration 0008_device_state', () => {
            telemetry, telemetry_at, reported_revision, reported_hash, desired_revision, desired_hash,
            config_status, first_seen_at, last_seen_at)
          values ('MIGRATE00000001', 'BA-W1200C', 'ap', 'AA:BB:CC:00:00:01', '4.3.1', '10.9.8.7', 0, 12, 1,
-           '[{"id":1,"type":"lan","enabled":true,"link":true,"speed":1000,"duplex":"full","poe":false,"neighbour":null}]',
+           '[{"id":1,"type":"lan","enabled":true,"link":true,"speed":1000,"duplex":"full","poe":null,"neighbour":null}]',
            '{"cpu":7}', '2026-11-20T10:00:00Z', 2, 'abc', 3, 'def', 'pending',
            '2026-11-01T00:00:00Z', '2026-11-20T10:00:00Z')`,
       );
