@@ -4,6 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/db/embedded.ts';
 import { auditLog, configRevisions, deviceCommands, devices } from '../src/db/schema.ts';
+import { selectDevices } from '../src/devices/row.ts';
 import { startServer } from '../src/server.ts';
 import {
   deviceRow,
@@ -146,7 +147,7 @@ describe('revisions', () => {
     const { db } = server.database;
     const stored = JSON.stringify([
       await db.select().from(configRevisions).where(eq(configRevisions.sn, ap.sn)),
-      await db.select().from(devices).where(eq(devices.sn, ap.sn)),
+      await selectDevices(db).where(eq(devices.sn, ap.sn)),
       await db.select().from(deviceCommands).where(eq(deviceCommands.sn, ap.sn)),
       await db.select().from(auditLog).where(eq(auditLog.entityId, ap.sn)),
     ]);

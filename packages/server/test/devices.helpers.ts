@@ -3,7 +3,9 @@ import { type SimulatedDevice, startDevice } from '@beacon/agent';
 import type { LiveEvent } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
 import type pg from 'pg';
-import { devices, projects } from '../src/db/schema.ts';
+import type { Database } from '../src/db/client.ts';
+import { deviceState, devices, projects } from '../src/db/schema.ts';
+import { type DeviceRow, STATE_KEYS, selectDevices } from '../src/devices/row.ts';
 import { EVENT_CHANNEL } from '../src/events/bus.ts';
 import type { TestServer } from './helpers/harness.ts';
 
@@ -37,10 +39,10 @@ export async function waitFor<T>(
   }
 }
 
-export type DeviceRow = typeof devices.$inferSelect;
+export type { DeviceRow };
 
 export async function deviceRow(server: TestServer, sn: string): Promise<DeviceRow | undefined> {
-  const [row] = await server.database.db.select().from(devices).where(eq(devices.sn, sn));
+  const [row] = await selectDevices(server.database.db).where(eq(devices.sn, sn));
   return row;
 }
 
@@ -96,12 +98,27 @@ export async function insertProject(server: TestServer, ownerId: number, netMode
 export async function insertSeen(
   server: TestServer,
   sn: string,
-  values: Partial<typeof devices.$inferInsert> & { model: string; type: string },
+  values: Partial<DeviceValues> & { model: string; type: string },
 ): Promise<void> {
   const now = new Date();
-  await server.database.db
-    .insert(devices)
-    .values({ sn, status: 1, firstSeenAt: now, lastSeenAt: now, ...values });
+  await insertDevice(server.database, { sn, status: 1, firstSeenAt: now, lastSeenAt: now, ...values });
+}
+
+/** Inserted values of a device, inventory and reported state alike (docs/decisions/0031). */
+export type DeviceValues = typeof devices.$inferInsert & Partial<typeof deviceState.$inferInsert>;
+
+/** A device straight in the database: its inventory row, then the state row the trigger made. */
+export async function insertDevice(database: Database, values: DeviceValues): Promise<void> {
+  const inventory: Record<string, unknown> = {};
+  const state: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(values)) {
+    if (k !== 'sn' && (STATE_KEYS as string[]).includes(k)) state[k] = v;
+    else inventory[k] = v;
+  }
+  await database.db.insert(devices).values(inventory as typeof devices.$inferInsert);
+  if (Object.keys(state).length) {
+    await database.db.update(deviceState).set(state).where(eq(deviceState.sn, values.sn));
+  }
 }
 
 /** Every live event published through PostgreSQL while the collector runs. */

@@ -3,8 +3,9 @@ import type { DeviceDetailView, DeviceView, ImportResultView, ProjectView } from
 import * as XLSX from '@e965/xlsx';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, deviceEvents, type devices, projectMembers } from '../src/db/schema.ts';
+import { auditLog, deviceEvents, projectMembers } from '../src/db/schema.ts';
 import {
+  type DeviceValues,
   deviceRow,
   insertProject,
   insertSeen,
@@ -370,7 +371,7 @@ describe('the device list', () => {
 
   beforeAll(async () => {
     projectId = await insertProject(server, owner.id);
-    const rows: [string, Partial<typeof devices.$inferInsert> & { model: string; type: string }][] = [
+    const rows: [string, Partial<DeviceValues> & { model: string; type: string }][] = [
       ['gw', { model: 'BG-R1200', type: 'router', ip: '10.1.0.1', mac: 'AA:00:00:00:00:01', portCount: 5 }],
       ['sw', { model: 'BS-S1008P', type: 'switch', ip: '10.1.0.2', mac: 'AA:00:00:00:00:02', portCount: 10 }],
       ['ap1', { ...ap, ip: '10.1.0.11', mac: 'AA:00:00:00:01:01', portCount: 1, status: 8, name: 'Lobby' }],

@@ -11,6 +11,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/db/embedded.ts';
 import { auditLog, configRevisions, deviceCommands, devices, projectMembers } from '../src/db/schema.ts';
+import { selectDevices } from '../src/devices/row.ts';
 import {
   deviceRow,
   EventCollector,
@@ -453,7 +454,7 @@ describe('scheduled reboot across a server restart', () => {
       clock.advance(25 * 3600_000);
       second = await startServer(config, { now: clock.now });
       await waitFor(async () => {
-        const [row] = await second!.database.db.select().from(devices).where(eq(devices.sn, sn));
+        const [row] = await selectDevices(second!.database.db).where(eq(devices.sn, sn));
         return row?.status === 1 && ap.connected;
       }, 'back on the new server');
       const collector = await EventCollector.start({ ...first, database: second.database } as TestServer);

@@ -124,7 +124,7 @@ describe('shutdown of the process (src/main.ts)', () => {
     let online = 0;
     while (online < 30 && Date.now() < deadline) {
       const { rows } = await db.query<{ n: number }>(
-        'select count(*)::int as n from devices where status = 1',
+        'select count(*)::int as n from device_state where status = 1',
       );
       online = rows[0].n;
       await new Promise((r) => setTimeout(r, 200));

@@ -12,10 +12,11 @@ import { and, count, desc, eq, isNull, max } from 'drizzle-orm';
 import type { Actor } from '../audit/audit.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { configRevisions, devices } from '../db/schema.ts';
+import { type DeviceRow, selectDevices } from '../devices/row.ts';
 import type { Secrets } from '../security/secrets.ts';
 
 export type RevisionRow = typeof configRevisions.$inferSelect;
-export type DeviceRow = typeof devices.$inferSelect;
+export type { DeviceRow };
 
 export interface NewDeviceRevision {
   sn: string;
@@ -40,7 +41,7 @@ export async function commitDeviceRevision(
   secrets: Secrets,
   input: NewDeviceRevision,
 ): Promise<{ before: DeviceRow; device: DeviceRow; revision: RevisionRow }> {
-  const [before] = await tx.select().from(devices).where(eq(devices.sn, input.sn)).for('update');
+  const [before] = await selectDevices(tx).where(eq(devices.sn, input.sn)).for('update', { of: devices });
   if (!before) throw new AppError(Codes.DEVICE_DELETED);
   if (input.projectId !== undefined && before.projectId !== input.projectId) {
     throw new AppError(Codes.NOT_FOUND, 'The device is not in this project');
@@ -80,7 +81,7 @@ export async function commitDeviceRevision(
       createdAt: input.now,
     })
     .returning();
-  const [device] = await tx
+  const [inventory] = await tx
     .update(devices)
     .set({
       desiredRevision: next,
@@ -94,7 +95,7 @@ export async function commitDeviceRevision(
     })
     .where(eq(devices.sn, input.sn))
     .returning();
-  return { before, device, revision };
+  return { before, device: { ...before, ...inventory }, revision };
 }
 
 /**

@@ -19,6 +19,7 @@ import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { devices } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
+import { selectDevices } from '../devices/row.ts';
 import { loadProjectAccess } from '../projects/access.ts';
 import { type WriteCaller, withProjectWrite } from '../projects/write.ts';
 import * as repo from './repository.ts';
@@ -37,10 +38,9 @@ const secretsOf = (deps: Deps) => deps.gateway.commands.secrets;
 const norm = (sn: string | null) => (sn === null ? null : sn.toUpperCase());
 
 async function deviceIn(db: DbOrTx, projectId: number, sn: string): Promise<DeviceRow> {
-  const [row] = await db
-    .select()
-    .from(devices)
-    .where(and(eq(devices.projectId, projectId), eq(devices.sn, sn.toUpperCase())));
+  const [row] = await selectDevices(db).where(
+    and(eq(devices.projectId, projectId), eq(devices.sn, sn.toUpperCase())),
+  );
   if (!row) throw new AppError(Codes.NOT_FOUND, 'The device is not in this project');
   return row;
 }

@@ -2,9 +2,9 @@ import { Codes, CommandState, type DeviceListQuery, errorMessage } from '@beacon
 import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
-import { deviceCommands, deviceEvents, devices } from '../db/schema.ts';
+import { deviceCommands, deviceEvents, deviceState, devices } from '../db/schema.ts';
 import { containsPattern } from '../projects/repository.ts';
-import type { DeviceRow } from './views.ts';
+import { type DeviceRow, selectDevices } from './row.ts';
 
 /** Every filter of the device list (SPEC.md §3 search fields), scoped to one project. */
 function listConditions(projectId: number, q: DeviceListQuery): SQL[] {
@@ -14,10 +14,10 @@ function listConditions(projectId: number, q: DeviceListQuery): SQL[] {
     const p = containsPattern(q.q);
     c.push(
       sql`(${devices.name} ilike ${p} or ${devices.remark} ilike ${p} or ${devices.sn} ilike ${p}
-        or ${devices.mac} ilike ${p} or ${devices.ip} ilike ${p} or ${devices.model} ilike ${p})`,
+        or ${devices.mac} ilike ${p} or ${deviceState.ip} ilike ${p} or ${devices.model} ilike ${p})`,
     );
   }
-  if (q.ip) c.push(like(devices.ip, q.ip));
+  if (q.ip) c.push(like(deviceState.ip, q.ip));
   if (q.model) c.push(like(devices.model, q.model));
   if (q.mac) {
     // Accept AA:BB, aa-bb or aabb.
@@ -31,7 +31,7 @@ function listConditions(projectId: number, q: DeviceListQuery): SQL[] {
       sql`(case when ${devices.name} = '' then ${devices.model} || '-' || right(${devices.sn}, 6) else ${devices.name} end) ilike ${p}`,
     );
   }
-  if (q.port !== undefined) c.push(eq(devices.portCount, q.port));
+  if (q.port !== undefined) c.push(eq(deviceState.portCount, q.port));
   if (q.vlan !== undefined) {
     const v = JSON.stringify({ v: q.vlan });
     const doc = sql`coalesce(${devices.desiredConfig}, '{}'::jsonb)`;
@@ -41,9 +41,9 @@ function listConditions(projectId: number, q: DeviceListQuery): SQL[] {
     );
   }
   if (q.type) c.push(eq(devices.type, q.type));
-  if (q.status === 'online') c.push(sql`${devices.status} not in (0, 9)`);
-  else if (q.status === 'offline') c.push(sql`${devices.status} in (0, 9)`);
-  else if (typeof q.status === 'number') c.push(eq(devices.status, q.status));
+  if (q.status === 'online') c.push(sql`${deviceState.status} not in (0, 9)`);
+  else if (q.status === 'offline') c.push(sql`${deviceState.status} in (0, 9)`);
+  else if (typeof q.status === 'number') c.push(eq(deviceState.status, q.status));
   return c;
 }
 
@@ -52,11 +52,11 @@ const SORTS = {
   sn: sql`${devices.sn}`,
   model: sql`${devices.model}`,
   type: sql`${devices.type}`,
-  ip: sql`${devices.ip}`,
+  ip: sql`${deviceState.ip}`,
   mac: sql`${devices.mac}`,
-  status: sql`${devices.status}`,
-  clientCount: sql`${devices.clientCount}`,
-  lastSeenAt: sql`${devices.lastSeenAt}`,
+  status: sql`${deviceState.status}`,
+  clientCount: sql`${deviceState.clientCount}`,
+  lastSeenAt: sql`${deviceState.lastSeenAt}`,
   boundAt: sql`${devices.boundAt}`,
 } as const;
 
@@ -68,14 +68,16 @@ export async function listProjectDevices(
   const where = and(...listConditions(projectId, q));
   const direction = q.order === 'desc' ? desc : asc;
   const [rows, [counted]] = await Promise.all([
-    db
-      .select()
-      .from(devices)
+    selectDevices(db)
       .where(where)
       .orderBy(direction(SORTS[q.sort]), asc(devices.sn))
       .limit(q.pageSize)
       .offset((q.page - 1) * q.pageSize),
-    db.select({ n: count() }).from(devices).where(where),
+    db
+      .select({ n: count() })
+      .from(devices)
+      .innerJoin(deviceState, eq(deviceState.sn, devices.sn))
+      .where(where),
   ]);
   return { rows, total: counted.n };
 }
@@ -87,16 +89,14 @@ export async function findProjectDevice(
   sn: string,
   lock = false,
 ): Promise<DeviceRow | undefined> {
-  const query = db
-    .select()
-    .from(devices)
-    .where(and(eq(devices.projectId, projectId), eq(devices.sn, sn)));
-  const rows = lock ? await query.for('update') : await query;
+  const query = selectDevices(db).where(and(eq(devices.projectId, projectId), eq(devices.sn, sn)));
+  // The inventory row is the device's lock; its state row is written after it (docs/decisions/0031).
+  const rows = lock ? await query.for('update', { of: devices }) : await query;
   return rows[0];
 }
 
 export async function lockDevice(db: DbOrTx, sn: string): Promise<DeviceRow | undefined> {
-  const [row] = await db.select().from(devices).where(eq(devices.sn, sn)).for('update');
+  const [row] = await selectDevices(db).where(eq(devices.sn, sn)).for('update', { of: devices });
   return row;
 }
 
@@ -110,11 +110,12 @@ export async function gatewayCounts(
     .select({
       gateways: sql<number>`count(*) filter (where ${devices.type} = 'router')`.mapWith(Number),
       meshRouters:
-        sql<number>`count(*) filter (where ${devices.type} = 'mesh' and (${devices.meshRole} = 'primary' or ${devices.deviceMode} = 0))`.mapWith(
+        sql<number>`count(*) filter (where ${devices.type} = 'mesh' and (${deviceState.meshRole} = 'primary' or ${deviceState.deviceMode} = 0))`.mapWith(
           Number,
         ),
     })
     .from(devices)
+    .innerJoin(deviceState, eq(deviceState.sn, devices.sn))
     .where(and(eq(devices.projectId, projectId), ne(devices.sn, exceptSn)));
   return row;
 }

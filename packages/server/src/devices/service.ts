@@ -27,7 +27,7 @@ import type { z } from 'zod';
 import { type Actor, recordAudit } from '../audit/audit.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { DbOrTx } from '../db/client.ts';
-import { devices } from '../db/schema.ts';
+import { deviceState, devices } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { publishEvent } from '../events/bus.ts';
 import { closeDeviceRemoteSessions } from '../maintenance/remote.ts';
@@ -180,7 +180,7 @@ async function bindOne(tx: DbOrTx, project: ProjectRow, input: BindInput, now: D
       .set({ ...bound, model, type })
       .where(eq(devices.sn, sn))
       .returning();
-    return row;
+    return { ...current, ...row };
   }
   const info = modelInfo(model);
   const [row] = await tx
@@ -190,13 +190,17 @@ async function bindOne(tx: DbOrTx, project: ProjectRow, input: BindInput, now: D
       model,
       type,
       capabilities: [...(info?.capabilities ?? [])],
-      portCount: info?.ports.length ?? 0,
-      status: 0,
       createdAt: now,
       ...bound,
     })
     .returning();
-  return row;
+  // Its state row came with it (a trigger); until the device reports, its model's ports show.
+  const [state] = await tx
+    .update(deviceState)
+    .set({ portCount: info?.ports.length ?? 0 })
+    .where(eq(deviceState.sn, sn))
+    .returning();
+  return { ...state, ...row };
 }
 
 /** What unbinding clears: the device goes back to the pool of unclaimed devices. */
@@ -382,11 +386,12 @@ export async function updateDevice(
     if (body.name !== undefined && body.name.trim() !== current.name) patch.name = body.name.trim();
     if (body.remark !== undefined && body.remark.trim() !== current.remark) patch.remark = body.remark.trim();
     if (Object.keys(patch).length === 0) return current;
-    const [updated] = await tx
+    const [inventory] = await tx
       .update(devices)
       .set({ ...patch, updatedAt: now })
       .where(eq(devices.sn, current.sn))
       .returning();
+    const updated: DeviceRow = { ...current, ...inventory };
     await recordAudit(tx, actorOf(caller), {
       at: now,
       projectId,

@@ -8,10 +8,13 @@ import {
   redactSecrets,
   toSimpleStatus,
 } from '@beacon/protocol';
-import type { deviceCommands, devices } from '../db/schema.ts';
+import type { deviceCommands } from '../db/schema.ts';
 import { finalOutcomeOf } from '../gateway/outcomes.ts';
 
-export type DeviceRow = typeof devices.$inferSelect;
+export type { DeviceRow } from './row.ts';
+
+import type { DeviceRow } from './row.ts';
+
 type CommandRow = typeof deviceCommands.$inferSelect;
 
 /** The name shown when the administrator gave none: model and the SN's last 6 characters. */

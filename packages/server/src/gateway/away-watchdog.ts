@@ -2,7 +2,8 @@ import { DeviceStatus, isOfflineStatus } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '../db/client.ts';
-import { devices } from '../db/schema.ts';
+import { deviceState, devices } from '../db/schema.ts';
+import { selectDevices } from '../devices/row.ts';
 import { addJobs, type JobRunner } from '../jobs/runner.ts';
 import { statusEvent } from './ingest.ts';
 import { timeOutFinalOutcomes } from './outcomes.ts';
@@ -44,7 +45,7 @@ export function registerAwayWatchdog(
 ): void {
   runner.register(AWAY_WATCHDOG_JOB, async ({ tx, now, job }) => {
     const { sn } = job.payload as { sn: string };
-    const [row] = await tx.select().from(devices).where(eq(devices.sn, sn)).for('update');
+    const [row] = await selectDevices(tx).where(eq(devices.sn, sn)).for('update');
     if (!row) return; // gone
     // Left for a restart and lost on the way (its last will): not back within the deadline either.
     if (isOfflineStatus(row.status)) {
@@ -57,12 +58,12 @@ export function registerAwayWatchdog(
       await scheduleAwayChecks(tx, [sn], new Date(lastSign + deps.deadlineMs));
       return;
     }
-    const [offline] = await tx
-      .update(devices)
-      .set({ status: DeviceStatus.OFFLINE, operation: null, progress: null, updatedAt: now })
-      .where(eq(devices.sn, sn))
-      .returning();
-    if (offline) await statusEvent(tx, offline, row.status, now);
+    const offline = { ...row, status: DeviceStatus.OFFLINE, operation: null, progress: null };
+    await tx
+      .update(deviceState)
+      .set({ status: offline.status, operation: null, progress: null })
+      .where(eq(deviceState.sn, sn));
+    await statusEvent(tx, offline, row.status, now);
     await timeOutFinalOutcomes(tx, sn, now);
     deps.log.warn(
       { sn, status: row.status, lastSeenAt: row.lastSeenAt?.toISOString() ?? null },

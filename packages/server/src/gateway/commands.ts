@@ -24,11 +24,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import { commitDeviceRevision } from '../config/repository.ts';
 import type { Config } from '../config.ts';
 import type { Database, DbOrTx, Tx } from '../db/client.ts';
-import { deviceCommands, devices } from '../db/schema.ts';
+import { deviceCommands, deviceState, devices } from '../db/schema.ts';
+import type { DeviceRow } from '../devices/row.ts';
+import { selectDevices } from '../devices/row.ts';
 import { type BusEvent, type EventBus, publishEvent, publishEvents } from '../events/bus.ts';
 import type { Secrets } from '../security/secrets.ts';
 import { Batcher, insertRows, withRetry } from './batch.ts';
-import type { DeviceRow } from './ingest.ts';
 import { acceptFinalOutcomes, NO_FINAL_OUTCOME } from './outcomes.ts';
 
 /**
@@ -514,13 +515,14 @@ export class CommandService {
         .select({
           sn: devices.sn,
           projectId: devices.projectId,
-          status: devices.status,
-          operation: devices.operation,
+          status: deviceState.status,
+          operation: deviceState.operation,
         })
         .from(devices)
+        .innerJoin(deviceState, eq(deviceState.sn, devices.sn))
         .where(inArray(devices.sn, sns))
         .orderBy(asc(devices.sn))
-        .for('update');
+        .for('update', { of: devices });
       const bySn = new Map(found.map((d) => [d.sn, d]));
       const open = await tx
         .select({ sn: deviceCommands.sn })
@@ -596,17 +598,18 @@ export class CommandService {
         .select({
           sn: devices.sn,
           projectId: devices.projectId,
-          status: devices.status,
-          operation: devices.operation,
+          status: deviceState.status,
+          operation: deviceState.operation,
           desiredRevision: devices.desiredRevision,
-          reportedRevision: devices.reportedRevision,
+          reportedRevision: deviceState.reportedRevision,
           desiredHash: devices.desiredHash,
-          reportedHash: devices.reportedHash,
+          reportedHash: deviceState.reportedHash,
           configStatus: devices.configStatus,
         })
         .from(devices)
+        .innerJoin(deviceState, eq(deviceState.sn, devices.sn))
         .where(eq(devices.sn, sn))
-        .for('update');
+        .for('update', { of: devices });
       if (onlyIf && !(device && onlyIf(device))) return { kind: 'skipped' as const };
       const base = {
         id,
@@ -862,18 +865,24 @@ export class CommandService {
         }
       : row.state === CommandState.SUCCESS
         ? {
-            reportedRevision: revision,
-            reportedHash: sql`${devices.desiredHash}`,
             configStatus: DeviceConfigState.APPLIED,
             configCode: null,
             configAttempts: 0,
             configRetryAt: null,
           }
         : { configStatus: DeviceConfigState.FAILED, configCode: row.code, configRetryAt: null };
-    await tx
+    const [still] = await tx
       .update(devices)
       .set({ ...set, updatedAt: now })
-      .where(and(eq(devices.sn, row.sn), eq(devices.desiredRevision, revision)));
+      .where(and(eq(devices.sn, row.sn), eq(devices.desiredRevision, revision)))
+      .returning({ desiredHash: devices.desiredHash });
+    if (still && row.state === CommandState.SUCCESS && !retry) {
+      // The device runs what it acknowledged: its reported side (device_state) says so too.
+      await tx
+        .update(deviceState)
+        .set({ reportedRevision: revision, reportedHash: still.desiredHash })
+        .where(eq(deviceState.sn, row.sn));
+    }
   }
 
   /**
@@ -967,7 +976,7 @@ export class CommandService {
           await this.waitFree(sn, 500);
           continue;
         }
-        const [row] = await this.d.database.db.select().from(devices).where(eq(devices.sn, sn));
+        const [row] = await selectDevices(this.d.database.db).where(eq(devices.sn, sn));
         if (!row || row.desiredConfig == null || !stillPending(row.desiredRevision)(row)) return;
         const outcome = await this.run(
           sn,

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { DEMO_PROJECT_IDS, type DeviceType, modelInfo } from '@beacon/protocol';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { devices } from '../db/schema.ts';
+import { deviceState, devices } from '../db/schema.ts';
 import type { Gateway } from './gateway.ts';
 
 /**
@@ -97,8 +97,6 @@ export async function seedDemoDevices(database: Database): Promise<void> {
         model: info.model,
         type: info.type,
         capabilities: [...info.capabilities],
-        portCount: info.ports.length,
-        status: 0,
         boundAt: now,
         createdAt: now,
       })
@@ -109,6 +107,11 @@ export async function seedDemoDevices(database: Database): Promise<void> {
           boundAt: sql`coalesce(${devices.boundAt}, excluded.bound_at)`,
         },
       });
+    // A device never seen shows its model's ports until it reports its own.
+    await database.db
+      .update(deviceState)
+      .set({ portCount: info.ports.length })
+      .where(and(eq(deviceState.sn, d.sn), eq(deviceState.portCount, 0)));
   }
 }
 

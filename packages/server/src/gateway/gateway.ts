@@ -4,7 +4,7 @@ import { notInArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { devices } from '../db/schema.ts';
+import { deviceState } from '../db/schema.ts';
 import { checkFirstHello } from '../devices/first-hello.ts';
 import type { EventBus } from '../events/bus.ts';
 import { DEV_SECRET_KEY, Secrets } from '../security/secrets.ts';
@@ -56,9 +56,9 @@ export class Gateway {
       // Nothing is connected to a broker that just started: whatever the rows say from the last run,
       // every device is offline until it says hello (a single instance owns an embedded broker).
       await deps.database.db
-        .update(devices)
+        .update(deviceState)
         .set({ status: DeviceStatus.OFFLINE, operation: null, progress: null })
-        .where(notInArray(devices.status, [DeviceStatus.OFFLINE, DeviceStatus.OFFLINE_VARIANT]));
+        .where(notInArray(deviceState.status, [DeviceStatus.OFFLINE, DeviceStatus.OFFLINE_VARIANT]));
     } else if (config.mqttShareGroup) {
       // Several server instances split the device traffic (not on Aedes, which ignores $share).
       filter = `$share/${config.mqttShareGroup}/${SERVER_UP_FILTER}`;

@@ -24,7 +24,8 @@ import { asc, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Database, DbOrTx } from '../db/client.ts';
-import { deviceEvents, devices } from '../db/schema.ts';
+import { deviceEvents, deviceState, devices } from '../db/schema.ts';
+import { type DeviceRow, selectDevices } from '../devices/row.ts';
 import { type BusEvent, publishEvents } from '../events/bus.ts';
 import { isAwayStatus, scheduleAwayChecks } from './away-watchdog.ts';
 import { Batcher, updateRows } from './batch.ts';
@@ -38,7 +39,7 @@ import { type DeviceChange, settleFinalOutcomes } from './outcomes.ts';
  * its telemetry is coalesced and rate-limited (Lane below).
  */
 
-export type DeviceRow = typeof devices.$inferSelect;
+export type { DeviceRow };
 
 const SCHEMAS: Record<Exclude<UpKind, 'reply'>, z.ZodType> = {
   hello: helloSchema,
@@ -77,16 +78,15 @@ export function configStatusOf(
   return { configStatus: DeviceConfigState.PENDING, configCode: null };
 }
 
-/** The columns a hello writes (the reported identity, and status/config when they change). */
-const HELLO_COLUMNS = [
-  'model',
-  'type',
-  'mac',
+/**
+ * What each message writes. Device traffic writes `device_state` (docs/decisions/0031); the
+ * inventory row is written only when one of its own columns changes (a device's first hello, a new
+ * management mode, a configuration status transition), never for telemetry.
+ */
+const HELLO_STATE_COLUMNS = [
   'firmware',
   'hardware',
   'ip',
-  'capabilities',
-  'managementMode',
   'deviceMode',
   'meshRole',
   'cpeMode',
@@ -94,29 +94,38 @@ const HELLO_COLUMNS = [
   'uptime',
   'reportedRevision',
   'lastSeenAt',
-  'updatedAt',
   'portCount',
-  'firstSeenAt',
   'status',
   'operation',
   'progress',
+] as const satisfies readonly (keyof DeviceRow)[];
+
+const HELLO_INVENTORY_COLUMNS = [
+  'model',
+  'type',
+  'mac',
+  'capabilities',
+  'managementMode',
+  'firstSeenAt',
   'configStatus',
   'configCode',
 ] as const satisfies readonly (keyof DeviceRow)[];
 
-const STATE_COLUMNS = [
+const STATE_STATE_COLUMNS = [
   'status',
   'operation',
   'progress',
-  'managementMode',
   'reportedRevision',
   'remote',
+  'reportedHash',
+  'lastSeenAt',
+] as const satisfies readonly (keyof DeviceRow)[];
+
+const STATE_INVENTORY_COLUMNS = [
+  'managementMode',
   'configStatus',
   'configCode',
-  'reportedHash',
   'configRetryAt',
-  'lastSeenAt',
-  'updatedAt',
 ] as const satisfies readonly (keyof DeviceRow)[];
 
 const TELEMETRY_COLUMNS = [
@@ -136,8 +145,17 @@ const TELEMETRY_COLUMNS = [
   'telemetry',
   'telemetryAt',
   'lastSeenAt',
-  'updatedAt',
 ] as const satisfies readonly (keyof DeviceRow)[];
+
+/** The rows whose inventory columns differ from what is stored (they alone rewrite `devices`). */
+function inventoryChanged(
+  pairs: { before: DeviceRow; after: DeviceRow }[],
+  columns: readonly (keyof DeviceRow)[],
+): DeviceRow[] {
+  return pairs
+    .filter(({ before, after }) => columns.some((c) => !isDeepStrictEqual(before[c], after[c])))
+    .map(({ after }) => after);
+}
 
 interface Item<M> {
   sn: string;
@@ -530,13 +548,13 @@ export class Ingest {
         await tx
           .insert(devices)
           .values(
+            // The trigger adds each one's state row; the update below fills it.
             unknown.map(({ sn, message: h, now }) => ({
               sn,
-              ...reportedOf(h, now),
-              portCount: modelInfo(h.model)?.ports.length ?? 0,
-              status: DeviceStatus.ONLINE,
+              ...identityOf(h),
               firstSeenAt: now,
               createdAt: now,
+              updatedAt: now,
             })),
           )
           .onConflictDoNothing();
@@ -571,7 +589,18 @@ export class Ingest {
         changes.push({ before: current, after: row, hello: true });
         return row;
       });
-      await updateRows(tx, devices, 'sn', HELLO_COLUMNS, rows);
+      await updateRows(tx, deviceState, 'sn', HELLO_STATE_COLUMNS, rows);
+      const inventory = inventoryChanged(
+        changes.map(({ before, after }) => ({ before, after })),
+        HELLO_INVENTORY_COLUMNS,
+      );
+      await updateRows(
+        tx,
+        devices,
+        'sn',
+        [...HELLO_INVENTORY_COLUMNS, 'updatedAt'],
+        inventory.map((row) => ({ ...row, updatedAt: this.now() })),
+      );
       await publishEvents(tx, events);
       await settleFinalOutcomes(tx, changes, this.now());
       return rows;
@@ -603,7 +632,6 @@ export class Ingest {
             status: DeviceStatus.OFFLINE,
             operation: null,
             progress: null,
-            updatedAt: now,
           };
           writes.push(row);
           pushStatusEvent(events, row, current.status, now);
@@ -636,7 +664,6 @@ export class Ingest {
                 : current.configRetryAt,
           // A clean power-off reports status 0 itself; anything else is a sign of life.
           ...(isOfflineStatus(s.status) ? {} : { lastSeenAt: now }),
-          updatedAt: now,
         };
         const changed =
           current.status !== row.status ||
@@ -658,7 +685,19 @@ export class Ingest {
         changes.push({ before: current, after: row, hello: false });
         return row;
       });
-      await updateRows(tx, devices, 'sn', STATE_COLUMNS, writes);
+      await updateRows(tx, deviceState, 'sn', STATE_STATE_COLUMNS, writes);
+      const before = new Map([...locked.values()].map((row) => [row.sn, row]));
+      const inventory = inventoryChanged(
+        writes.map((after) => ({ before: before.get(after.sn)!, after })),
+        STATE_INVENTORY_COLUMNS,
+      );
+      await updateRows(
+        tx,
+        devices,
+        'sn',
+        [...STATE_INVENTORY_COLUMNS, 'updatedAt'],
+        inventory.map((row) => ({ ...row, updatedAt: this.now() })),
+      );
       await scheduleAwayChecks(tx, away, new Date(this.now().getTime() + this.awayDeadlineMs));
       await publishEvents(tx, events);
       await settleFinalOutcomes(tx, changes, this.now());
@@ -698,16 +737,14 @@ export class Ingest {
         telemetry: t,
         telemetryAt: now,
         lastSeenAt: now,
-        updatedAt: now,
       };
     });
     await this.database.db.transaction(async (tx) => {
-      await lockDevices(
+      await lockStates(
         tx,
         rows.map((r) => r.sn),
-        false,
       );
-      await updateRows(tx, devices, 'sn', TELEMETRY_COLUMNS, rows as Partial<DeviceRow>[], {
+      await updateRows(tx, deviceState, 'sn', TELEMETRY_COLUMNS, rows as Partial<DeviceRow>[], {
         keep: ['ports', 'portCount', 'meshRole'],
       });
     });
@@ -732,17 +769,24 @@ export class Ingest {
   }
 }
 
-/** What a hello reports, as device columns. */
-function reportedOf(h: Hello, now: Date) {
+/** What a hello says the device is (inventory columns). */
+function identityOf(h: Hello) {
   return {
     model: h.model,
     type: h.type,
     mac: h.mac.toUpperCase(),
+    capabilities: h.capabilities,
+    managementMode: h.mode,
+  };
+}
+
+/** What a hello reports, as device columns (inventory and state). */
+function reportedOf(h: Hello, now: Date) {
+  return {
+    ...identityOf(h),
     firmware: h.firmware,
     hardware: h.hardware ?? null,
     ip: h.ip,
-    capabilities: h.capabilities,
-    managementMode: h.mode,
     deviceMode: h.deviceMode ?? null,
     meshRole: h.meshRole ?? null,
     cpeMode: h.cpeMode ?? null,
@@ -750,34 +794,30 @@ function reportedOf(h: Hello, now: Date) {
     uptime: h.uptime,
     reportedRevision: h.revision,
     lastSeenAt: now,
-    updatedAt: now,
   };
 }
 
 /**
- * Locks the devices' rows in SN order (so that batches and single writers cannot deadlock) and
- * answers them by SN; `full = false` locks without reading the rows back.
+ * Locks the devices' rows, inventory and state, in SN order (so that batches and single writers
+ * cannot deadlock) and answers them by SN. Writers that lock both take `devices` first.
  */
-async function lockDevices(db: DbOrTx, sns: string[], full = true): Promise<Map<string, DeviceRow>> {
+async function lockDevices(db: DbOrTx, sns: string[]): Promise<Map<string, DeviceRow>> {
   const map = new Map<string, DeviceRow>();
   if (sns.length === 0) return map;
-  if (!full) {
-    await db
-      .select({ sn: devices.sn })
-      .from(devices)
-      .where(inArray(devices.sn, sns))
-      .orderBy(asc(devices.sn))
-      .for('update');
-    return map;
-  }
-  const rows = await db
-    .select()
-    .from(devices)
-    .where(inArray(devices.sn, sns))
-    .orderBy(asc(devices.sn))
-    .for('update');
+  const rows = await selectDevices(db).where(inArray(devices.sn, sns)).orderBy(asc(devices.sn)).for('update');
   for (const row of rows) map.set(row.sn, row);
   return map;
+}
+
+/** Locks only the state rows, in SN order: telemetry leaves the inventory row alone. */
+async function lockStates(db: DbOrTx, sns: string[]): Promise<void> {
+  if (sns.length === 0) return;
+  await db
+    .select({ sn: deviceState.sn })
+    .from(deviceState)
+    .where(inArray(deviceState.sn, sns))
+    .orderBy(asc(deviceState.sn))
+    .for('update');
 }
 
 /** Adds the device.status live event of `row` (none for unclaimed devices). */

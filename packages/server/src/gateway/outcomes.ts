@@ -9,7 +9,8 @@ import {
 } from '@beacon/protocol';
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
-import { deviceCommands, type devices } from '../db/schema.ts';
+import { deviceCommands } from '../db/schema.ts';
+import type { DeviceRow } from '../devices/row.ts';
 import { type BusEvent, publishEvents } from '../events/bus.ts';
 
 /**
@@ -27,7 +28,6 @@ import { type BusEvent, publishEvents } from '../events/bus.ts';
  */
 
 type CommandRow = typeof deviceCommands.$inferSelect;
-type DeviceRow = typeof devices.$inferSelect;
 
 /** The final-outcome columns of a command that has none (yet). */
 export const NO_FINAL_OUTCOME = {

@@ -30,6 +30,7 @@ import {
 import { and, desc, eq, gt, inArray, isNull, ne } from 'drizzle-orm';
 import { deviceCommands, devices, remoteSessions } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
+import { type DeviceRow, selectDevices } from '../devices/row.ts';
 import { publishEvents } from '../events/bus.ts';
 import { insertRows } from '../gateway/batch.ts';
 import {
@@ -63,8 +64,6 @@ export interface Caller {
   account: string;
   requestId?: string;
 }
-
-type DeviceRow = typeof devices.$inferSelect;
 
 export interface RunOptions {
   /** Where devices reach this server (for the firmware download URL), e.g. http://host:port. */
@@ -252,10 +251,9 @@ async function loadDevices(deps: Deps, projectId: number, sns: string[]): Promis
   const map = new Map<string, DeviceRow>();
   for (let i = 0; i < sns.length; i += 1000) {
     const chunk = sns.slice(i, i + 1000);
-    const rows = await deps.database.db
-      .select()
-      .from(devices)
-      .where(and(eq(devices.projectId, projectId), inArray(devices.sn, chunk)));
+    const rows = await selectDevices(deps.database.db).where(
+      and(eq(devices.projectId, projectId), inArray(devices.sn, chunk)),
+    );
     for (const r of rows) map.set(r.sn, r);
   }
   return map;
@@ -329,10 +327,9 @@ async function copySource(
   const sourceSn = (options.pathSn ?? (params.source as string | undefined) ?? '').toUpperCase();
   if (!sourceSn)
     throw new AppError(Codes.FORM_DATA, 'Choose the device to copy from', { source: 'Required' });
-  const [source] = await deps.database.db
-    .select()
-    .from(devices)
-    .where(and(eq(devices.projectId, projectId), eq(devices.sn, sourceSn)));
+  const [source] = await selectDevices(deps.database.db).where(
+    and(eq(devices.projectId, projectId), eq(devices.sn, sourceSn)),
+  );
   if (!source) throw new AppError(Codes.DEVICE_DELETED, 'The source device is not in this project');
   if (source.desiredRevision > 0 && source.desiredConfig) {
     return { source, document: source.desiredConfig as DeviceConfigInput };
@@ -684,10 +681,9 @@ export async function maintenanceView(
 ): Promise<MaintenanceView> {
   const { db } = deps.database;
   await loadProjectAccess(db, caller, projectId, { now: deps.now() });
-  const [device] = await db
-    .select()
-    .from(devices)
-    .where(and(eq(devices.projectId, projectId), eq(devices.sn, sn.toUpperCase())));
+  const [device] = await selectDevices(db).where(
+    and(eq(devices.projectId, projectId), eq(devices.sn, sn.toUpperCase())),
+  );
   if (!device) throw new AppError(Codes.DEVICE_DELETED, 'The device is not in this project');
   const info = modelInfo(device.model);
   const current = device.firmware;

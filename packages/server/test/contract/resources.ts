@@ -12,6 +12,8 @@ import {
   rebootSchedules,
   shareOffers,
 } from '../../src/db/schema.ts';
+import { selectDevices } from '../../src/devices/row.ts';
+import { insertDevice } from '../devices.helpers.ts';
 import type { TestServer } from '../helpers/harness.ts';
 
 /**
@@ -299,16 +301,18 @@ const deviceResource: ContractResource = {
     const free = contractSn('F');
     const seen = new Date();
     const ap = { model: 'BA-W1200C', type: 'ap', mac: null, status: 1, firstSeenAt: seen, lastSeenAt: seen };
-    await world.server.database.db.insert(devices).values([
-      { sn: bound, projectId: world.projectId, name: 'contract-ap', boundAt: seen, ...ap },
-      { sn: free, projectId: null, ...ap },
-    ]);
+    await insertDevice(world.server.database, {
+      sn: bound,
+      projectId: world.projectId,
+      name: 'contract-ap',
+      boundAt: seen,
+      ...ap,
+    });
+    await insertDevice(world.server.database, { sn: free, projectId: null, ...ap });
     return { bound, free };
   },
   async state(ctx) {
-    return ctx.server.database.db
-      .select()
-      .from(devices)
+    return selectDevices(ctx.server.database.db)
       .where(inArray(devices.sn, [ctx.fixture.bound as string, ctx.fixture.free as string]))
       .orderBy(asc(devices.sn));
   },
@@ -401,7 +405,7 @@ const maintenanceResource: ContractResource = {
   async setup(world) {
     const sn = contractSn('M');
     const seen = new Date();
-    await world.server.database.db.insert(devices).values({
+    await insertDevice(world.server.database, {
       sn,
       projectId: world.projectId,
       model: 'BA-W1200C',
@@ -486,7 +490,7 @@ const configResource: ContractResource = {
     const sn = contractSn('C');
     const seen = new Date();
     const { db } = world.server.database;
-    await db.insert(devices).values({
+    await insertDevice(world.server.database, {
       sn,
       projectId: world.projectId,
       model: 'BA-W1200C',
