@@ -1,4 +1,5 @@
 export * from './api/account.ts';
+export * from './api/action-rules.ts';
 export * from './api/auth.ts';
 export * from './api/config.ts';
 export * from './api/devices.ts';

@@ -26,6 +26,7 @@ import { readOneFile } from '../http/upload.ts';
 import { loadProjectAccess, requireWritable } from '../projects/access.ts';
 import { checkFirmware, FIRMWARE_META, firmwareView, verifyDownload } from './firmware.ts';
 import { closeRemoteSession, remoteSessionLapse } from './remote.ts';
+import { remotePath } from './remote-holder.ts';
 import {
   type DeviceAnswer,
   outsideDevicePage,
@@ -35,7 +36,8 @@ import {
   rawRemainder,
   requestDevicePage,
 } from './remote-proxy.ts';
-import { type Caller, maintenanceView, remotePath, runAction } from './service.ts';
+import { type Caller, runAction } from './service.ts';
+import { maintenanceView } from './view.ts';
 
 const tags = ['maintenance'];
 const Sn = z.string().trim().min(1).max(32);

@@ -1,7 +1,9 @@
 import { UploadOutlined } from '@ant-design/icons';
 import {
   ACTION_SECONDS,
+  blockReason,
   type CommandView,
+  capabilitiesOf,
   DEVICE_NAME_MAX,
   type DeviceView,
   FOLLOWED_COMMANDS,
@@ -45,7 +47,7 @@ import { useProjectTime } from '../projects/useProjectTime.ts';
 import { deviceKey, devicesApi, devicesKey, listByModel, maintenanceKey } from './api.ts';
 import { CommandResult } from './CommandResult.tsx';
 import { useActionConfirm } from './confirm.tsx';
-import { blockReason, capabilitiesOf, scheduleParams } from './rules.ts';
+import { scheduleParams } from './rules.ts';
 import { ScheduleFields } from './ScheduleFields.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 
