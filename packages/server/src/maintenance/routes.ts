@@ -13,19 +13,17 @@ import {
   MaintenanceView,
   ProjectParams,
 } from '@beacon/protocol';
-import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { recordAudit } from '../audit/audit.ts';
 import { requireAccount } from '../auth/principal.ts';
-import { firmwareImages, remoteSessions } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
 import { readOneFile } from '../http/upload.ts';
 import { loadProjectAccess, requireWritable } from '../projects/access.ts';
-import { checkFirmware, FIRMWARE_META, firmwareView, verifyDownload } from './firmware.ts';
-import { closeRemoteSession, remoteSessionLapse } from './remote.ts';
+import { checkFirmware, firmwareView, verifyDownload } from './firmware.ts';
+import { firmwareFile, storeFirmware } from './firmware-store.ts';
+import { closeRemoteSession, findOpenRemoteSession, remoteSessionLapse } from './remote.ts';
 import { remotePath } from './remote-holder.ts';
 import {
   type DeviceAnswer,
@@ -155,34 +153,13 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
         choose: 'Choose a firmware file',
       });
       const checked = checkFirmware(filename, bytes);
-      const now = deps.now();
-      const row = await deps.database.db.transaction(async (tx) => {
-        const [inserted] = await tx
-          .insert(firmwareImages)
-          .values({
-            projectId,
-            fileName: filename,
-            data: bytes,
-            accountId: who.accountId,
-            createdAt: now,
-            ...checked,
-          })
-          .returning(FIRMWARE_META);
-        await recordAudit(tx, who, {
-          at: now,
-          projectId,
-          action: 'upload',
-          entity: 'firmware',
-          entityId: inserted.id,
-          after: {
-            fileName: inserted.fileName,
-            model: inserted.model,
-            version: inserted.version,
-            size: inserted.size,
-          },
-        });
-        return inserted;
-      });
+      const row = await storeFirmware(
+        deps.database,
+        who,
+        projectId,
+        { fileName: filename, bytes, checked },
+        deps.now(),
+      );
       return ok(firmwareView(row));
     },
   );
@@ -194,17 +171,12 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
   ) => {
     const principal = requireAccount(request);
     const now = deps.now();
-    const [session] = await deps.database.db
-      .select()
-      .from(remoteSessions)
-      .where(
-        and(
-          eq(remoteSessions.token, request.params.token),
-          eq(remoteSessions.accountId, principal.accountId),
-          isNull(remoteSessions.closedAt),
-          gt(remoteSessions.expiresAt, now),
-        ),
-      );
+    const session = await findOpenRemoteSession(
+      deps.database.db,
+      request.params.token,
+      principal.accountId,
+      now,
+    );
     if (!session) throw new AppError(Codes.NOT_FOUND, 'The remote management address has expired');
     // Every request needs the rights that opened the session: the caller may still write the
     // project (a share may have ended or become read-only since) and the device is still in it.
@@ -275,10 +247,7 @@ export async function firmwareDownloadRoutes(app: App, deps: Deps): Promise<void
       if (!verifyDownload(deps.config.factoryKey, fid, sn, exp, sig, deps.now())) {
         throw new AppError(Codes.FORBIDDEN, 'The download address is not valid or has expired');
       }
-      const [row] = await deps.database.db
-        .select({ data: firmwareImages.data, fileName: firmwareImages.fileName })
-        .from(firmwareImages)
-        .where(eq(firmwareImages.id, fid));
+      const row = await firmwareFile(deps.database, fid);
       if (!row) throw new AppError(Codes.NOT_FOUND);
       return reply
         .type('application/octet-stream')
