@@ -4,7 +4,7 @@ import {
   configHash,
   DeviceConfigState,
   deviceConfigSchema,
-  failureFromZod,
+  parseOrThrow,
   REDACTED,
   SECRET_KEYS,
 } from '@beacon/protocol';
@@ -52,12 +52,11 @@ export async function commitDeviceRevision(
   }
   const current = before.desiredConfig ? secrets.openDocument(before.desiredConfig) : null;
   // A document copied from another device or revision may carry sealed values: open them first.
-  const parsed = deviceConfigSchema.safeParse(secrets.openDocument(keepSecrets(input.document, current)));
-  if (!parsed.success) {
-    const failure = failureFromZod(parsed.error);
-    throw new AppError(failure.code, failure.message, failure.fields);
-  }
-  const hash = await configHash(parsed.data);
+  const document = parseOrThrow(
+    deviceConfigSchema,
+    secrets.openDocument(keepSecrets(input.document, current)),
+  );
+  const hash = await configHash(document);
   const [{ last }] = await tx
     .select({ last: max(configRevisions.revision) })
     .from(configRevisions)
@@ -65,7 +64,7 @@ export async function commitDeviceRevision(
   // The counter never goes back (a device unbound and added again keeps counting), so the
   // revision a device runs always names one document.
   const next = Math.max(before.desiredRevision, last ?? 0) + 1;
-  const sealed = secrets.sealDocument(parsed.data);
+  const sealed = secrets.sealDocument(document);
   const [revision] = await tx
     .insert(configRevisions)
     .values({
@@ -189,19 +188,18 @@ export async function commitProjectRevision(
     });
   }
   const current = before ? secrets.openDocument(before.document) : null;
-  const parsed = deviceConfigSchema.safeParse(secrets.openDocument(keepSecrets(input.document, current)));
-  if (!parsed.success) {
-    const failure = failureFromZod(parsed.error);
-    throw new AppError(failure.code, failure.message, failure.fields);
-  }
+  const document = parseOrThrow(
+    deviceConfigSchema,
+    secrets.openDocument(keepSecrets(input.document, current)),
+  );
   const [revision] = await tx
     .insert(configRevisions)
     .values({
       projectId: input.projectId,
       sn: null,
       revision: latest + 1,
-      document: secrets.sealDocument(parsed.data),
-      hash: await configHash(parsed.data),
+      document: secrets.sealDocument(document),
+      hash: await configHash(document),
       authorId: input.author.accountId,
       authorName: input.author.account,
       reason: input.reason ?? '',

@@ -10,9 +10,8 @@ import {
   RollbackConfigBody,
   SaveDeviceConfigBody,
 } from '@beacon/protocol';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { requireAccount } from '../auth/principal.ts';
+import { callerOf } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
@@ -24,11 +23,6 @@ const DeviceParams = z.object({
   id: z.coerce.number().int().positive(),
   sn: z.string().trim().min(1).max(32),
 });
-
-function caller(request: FastifyRequest) {
-  const principal = requireAccount(request);
-  return { accountId: principal.accountId, account: principal.account, requestId: request.id };
-}
 
 /** A device's desired configuration as revisions: read, save, list, compare, roll back (signed in). */
 export async function configRoutes(app: App, deps: Deps): Promise<void> {
@@ -44,7 +38,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) =>
-      ok(await service.getDeviceConfig(deps, caller(request), request.params.id, request.params.sn)),
+      ok(await service.getDeviceConfig(deps, callerOf(request), request.params.id, request.params.sn)),
   );
 
   app.put(
@@ -63,7 +57,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       ok(
         await service.saveDeviceConfig(
           deps,
-          caller(request),
+          callerOf(request),
           request.params.id,
           request.params.sn,
           request.body,
@@ -86,7 +80,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       ok(
         await service.listRevisions(
           deps,
-          caller(request),
+          callerOf(request),
           request.params.id,
           request.params.sn,
           request.query,
@@ -108,7 +102,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       ok(
         await service.getRevision(
           deps,
-          caller(request),
+          callerOf(request),
           request.params.id,
           request.params.sn,
           request.params.revision,
@@ -131,7 +125,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       ok(
         await service.diffRevisions(
           deps,
-          caller(request),
+          callerOf(request),
           request.params.id,
           request.params.sn,
           request.query.from,
@@ -156,7 +150,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       ok(
         await service.rollbackDeviceConfig(
           deps,
-          caller(request),
+          callerOf(request),
           request.params.id,
           request.params.sn,
           request.body,
@@ -175,7 +169,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(ProjectConfigView) },
       },
     },
-    async (request) => ok(await service.getProjectConfig(deps, caller(request), request.params.id)),
+    async (request) => ok(await service.getProjectConfig(deps, callerOf(request), request.params.id)),
   );
 
   app.put(
@@ -191,7 +185,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) =>
-      ok(await service.saveProjectConfig(deps, caller(request), request.params.id, request.body)),
+      ok(await service.saveProjectConfig(deps, callerOf(request), request.params.id, request.body)),
   );
 
   app.get(
@@ -206,7 +200,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) =>
-      ok(await service.listRevisions(deps, caller(request), request.params.id, null, request.query)),
+      ok(await service.listRevisions(deps, callerOf(request), request.params.id, null, request.query)),
   );
 
   app.get(
@@ -220,7 +214,9 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) =>
-      ok(await service.getRevision(deps, caller(request), request.params.id, null, request.params.revision)),
+      ok(
+        await service.getRevision(deps, callerOf(request), request.params.id, null, request.params.revision),
+      ),
   );
 
   app.get(
@@ -238,7 +234,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       ok(
         await service.diffRevisions(
           deps,
-          caller(request),
+          callerOf(request),
           request.params.id,
           null,
           request.query.from,
@@ -259,6 +255,6 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) =>
-      ok(await service.rollbackProjectConfig(deps, caller(request), request.params.id, request.body)),
+      ok(await service.rollbackProjectConfig(deps, callerOf(request), request.params.id, request.body)),
   );
 }

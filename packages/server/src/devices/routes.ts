@@ -19,7 +19,7 @@ import {
 } from '@beacon/protocol';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { requireAccount } from '../auth/principal.ts';
+import { callerOf } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
@@ -30,11 +30,6 @@ import { importTemplate, parseImportFile } from './spreadsheet.ts';
 const DeviceParams = ProjectParams.extend({ sn: z.string().min(1).max(64) });
 const tags = ['devices'];
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-function caller(request: FastifyRequest) {
-  const principal = requireAccount(request);
-  return { accountId: principal.accountId, account: principal.account, requestId: request.id };
-}
 
 async function readImportFile(request: FastifyRequest): Promise<{ name: string; bytes: Buffer }> {
   const file = await readOneFile(request, {
@@ -58,7 +53,8 @@ export async function deviceRoutes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(Paged(DeviceView)) },
       },
     },
-    async (request) => ok(await service.listDevices(deps, caller(request), request.params.id, request.query)),
+    async (request) =>
+      ok(await service.listDevices(deps, callerOf(request), request.params.id, request.query)),
   );
 
   app.post(
@@ -73,7 +69,7 @@ export async function deviceRoutes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(DeviceView) },
       },
     },
-    async (request) => ok(await service.addDevice(deps, caller(request), request.params.id, request.body)),
+    async (request) => ok(await service.addDevice(deps, callerOf(request), request.params.id, request.body)),
   );
 
   app.post(
@@ -89,7 +85,7 @@ export async function deviceRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) => {
-      const who = caller(request);
+      const who = callerOf(request);
       // The permission gate answers before the file is read (a stranger learns nothing from 5018).
       await service.checkImportAllowed(deps, who, request.params.id);
       const file = await readImportFile(request);
@@ -109,7 +105,7 @@ export async function deviceRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) =>
-      ok(await service.getDevice(deps, caller(request), request.params.id, request.params.sn)),
+      ok(await service.getDevice(deps, callerOf(request), request.params.id, request.params.sn)),
   );
 
   app.patch(
@@ -125,7 +121,13 @@ export async function deviceRoutes(app: App, deps: Deps): Promise<void> {
     },
     async (request) =>
       ok(
-        await service.updateDevice(deps, caller(request), request.params.id, request.params.sn, request.body),
+        await service.updateDevice(
+          deps,
+          callerOf(request),
+          request.params.id,
+          request.params.sn,
+          request.body,
+        ),
       ),
   );
 
@@ -145,7 +147,7 @@ export async function deviceRoutes(app: App, deps: Deps): Promise<void> {
       ok(
         await service.removeDevice(
           deps,
-          caller(request),
+          callerOf(request),
           request.params.id,
           request.params.sn,
           request.query,
@@ -168,7 +170,7 @@ export async function deviceRoutes(app: App, deps: Deps): Promise<void> {
       ok(
         await service.listDeviceCommands(
           deps,
-          caller(request),
+          callerOf(request),
           request.params.id,
           request.params.sn,
           request.query,
@@ -188,7 +190,7 @@ export async function deviceRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) =>
-      ok(await service.listProjectCommands(deps, caller(request), request.params.id, request.query.ids)),
+      ok(await service.listProjectCommands(deps, callerOf(request), request.params.id, request.query.ids)),
   );
 
   app.get(

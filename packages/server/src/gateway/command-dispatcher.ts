@@ -9,9 +9,9 @@ import {
   CommandState,
   downTopic,
   errorMessage,
-  failureFromZod,
   LIMITS,
   makeCommand,
+  parseOrThrow,
   type Reply,
 } from '@beacon/protocol';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
@@ -136,16 +136,12 @@ export class CommandDispatcher {
     actor: CommandActor,
     options?: SendOptions,
   ): Promise<CommandOutcome> {
-    const parsed = COMMAND_PARAMS[name].safeParse(params);
-    if (!parsed.success) {
-      const failure = failureFromZod(parsed.error);
-      throw new AppError(failure.code, failure.message, failure.fields);
-    }
+    const checked = parseOrThrow(COMMAND_PARAMS[name], params);
     if (this.closed) throw new AppError(Codes.SERVER, 'The server is shutting down');
     return (await this.run(
       sn,
       name,
-      parsed.data,
+      checked,
       actor,
       this.timeoutFor(name, options),
       undefined,
@@ -240,11 +236,7 @@ export class CommandDispatcher {
     actor: CommandActor,
     options?: SendOptions,
   ): Promise<CommandOutcome[]> {
-    const parsed = COMMAND_PARAMS[name].safeParse(params);
-    if (!parsed.success) {
-      const failure = failureFromZod(parsed.error);
-      throw new AppError(failure.code, failure.message, failure.fields);
-    }
+    const checked = parseOrThrow(COMMAND_PARAMS[name], params);
     if (this.closed) throw new AppError(Codes.SERVER, 'The server is shutting down');
     const timeoutMs = this.timeoutFor(name, options);
     const outcomes: Promise<CommandOutcome>[] = [];
@@ -259,7 +251,7 @@ export class CommandDispatcher {
           this.d.now(),
           fresh,
           name,
-          parsed.data,
+          checked,
           actor,
           timeoutMs,
           options?.scope?.projectId,
@@ -276,7 +268,7 @@ export class CommandDispatcher {
         outcomes.push(
           claim.kind === 'done'
             ? Promise.resolve(claim.outcome)
-            : this.dispatch(sn, claim.id, name, parsed.data, timeoutMs),
+            : this.dispatch(sn, claim.id, name, checked, timeoutMs),
         );
       }
     }

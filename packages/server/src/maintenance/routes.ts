@@ -15,7 +15,7 @@ import {
 } from '@beacon/protocol';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { requireAccount } from '../auth/principal.ts';
+import { callerOf, requireAccount } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
@@ -34,17 +34,12 @@ import {
   rawRemainder,
   requestDevicePage,
 } from './remote-proxy.ts';
-import { type Caller, runAction } from './service.ts';
+import { runAction } from './service.ts';
 import { maintenanceView } from './view.ts';
 
 const tags = ['maintenance'];
 const Sn = z.string().trim().min(1).max(32);
 const Action = z.enum(MAINTENANCE_ACTIONS);
-
-function caller(request: FastifyRequest): Caller {
-  const principal = requireAccount(request);
-  return { accountId: principal.accountId, account: principal.account, requestId: request.id };
-}
 
 /** Where devices reach this server: the address the caller used (a reverse proxy sets Host). */
 const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
@@ -69,10 +64,12 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
       const targets = action === 'copy-config' ? ((body.targets as string[] | undefined) ?? []) : [sn];
       if (action === 'copy-config' && (!Array.isArray(targets) || targets.length === 0)) {
         // Validate the access first, then the body (the permission code wins over the form's).
-        requireWritable(await loadProjectAccess(deps.database.db, caller(request), id, { now: deps.now() }));
+        requireWritable(
+          await loadProjectAccess(deps.database.db, callerOf(request), id, { now: deps.now() }),
+        );
         throw new AppError(Codes.FORM_DATA, 'Select a device', { targets: 'Select a device' });
       }
-      const results = await runAction(deps, caller(request), id, action, targets, body, {
+      const results = await runAction(deps, callerOf(request), id, action, targets, body, {
         origin: originOf(request),
         pathSn: sn.toUpperCase(),
       });
@@ -104,7 +101,7 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
       const { id, action } = request.params;
       const results = await runAction(
         deps,
-        caller(request),
+        callerOf(request),
         id,
         action,
         request.body.sns,
@@ -128,7 +125,8 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(MaintenanceView) },
       },
     },
-    async (request) => ok(await maintenanceView(deps, caller(request), request.params.id, request.params.sn)),
+    async (request) =>
+      ok(await maintenanceView(deps, callerOf(request), request.params.id, request.params.sn)),
   );
 
   app.post(
@@ -144,7 +142,7 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) => {
-      const who = caller(request);
+      const who = callerOf(request);
       const projectId = request.params.id;
       requireWritable(await loadProjectAccess(deps.database.db, who, projectId, { now: deps.now() }));
       const { filename, bytes } = await readOneFile(request, {

@@ -8,11 +8,12 @@ import {
   commandFor,
   type DeviceConfigInput,
   errorMessage,
-  failureFromZod,
   type MaintenanceAction,
+  parseOrThrow,
   redactSecrets,
 } from '@beacon/protocol';
 import { and, eq, inArray } from 'drizzle-orm';
+import type { Caller } from '../auth/principal.ts';
 import { devices } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import type { CommandActor, CommandScope } from '../gateway/commands.ts';
@@ -35,12 +36,6 @@ import { PER_DEVICE, resultOf, send } from './send.ts';
  * the code), and every device's action leaves one audit row (invariant 2).
  */
 
-export interface Caller {
-  accountId: number;
-  account: string;
-  requestId?: string;
-}
-
 type DeviceRow = typeof devices.$inferSelect;
 
 export interface RunOptions {
@@ -51,12 +46,7 @@ export interface RunOptions {
 }
 
 export function parseParams<A extends MaintenanceAction>(action: A, raw: unknown): ActionParams<A> {
-  const parsed = ACTION_PARAMS[action].safeParse(raw ?? {});
-  if (!parsed.success) {
-    const failure = failureFromZod(parsed.error);
-    throw new AppError(failure.code, failure.message, failure.fields);
-  }
-  return parsed.data as ActionParams<A>;
+  return parseOrThrow(ACTION_PARAMS[action], raw ?? {}) as ActionParams<A>;
 }
 
 /** Runs `action` on each of `sns` (in the project); one result per device, in the order given. */

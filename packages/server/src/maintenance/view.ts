@@ -8,13 +8,13 @@ import {
   RemoteManageState,
 } from '@beacon/protocol';
 import { and, desc, eq, gt, isNull } from 'drizzle-orm';
+import type { Caller } from '../auth/principal.ts';
 import { deviceCommands, devices, remoteSessions } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { finalOutcomeOf } from '../gateway/outcomes.ts';
 import { loadProjectAccess } from '../projects/access.ts';
 import { remotePath, stripSecrets } from './remote-holder.ts';
 import { findSchedule, scheduleView } from './schedule.ts';
-import type { Caller } from './service.ts';
 
 /** The maintenance tab of a device: schedule, firmware, remote management, recent commands. */
 export async function maintenanceView(
