@@ -22,16 +22,19 @@ import { Paged, PageQuery } from './envelope.ts';
 
 export const ConfigReason = z.string().trim().max(200).default('');
 
+/** Revisions are int4 in the database: a larger number is refused (16), not a server error. */
+const REVISION_MAX = 2_147_483_647;
+
 export const SaveDeviceConfigBody = z.object({
-  expectedRevision: z.number().int().min(0),
+  expectedRevision: z.number().int().min(0).max(REVISION_MAX),
   document: z.record(z.string(), z.unknown()),
   reason: ConfigReason,
 });
 export type SaveDeviceConfigBody = z.input<typeof SaveDeviceConfigBody>;
 
 export const RollbackConfigBody = z.object({
-  revision: z.number().int().min(1),
-  expectedRevision: z.number().int().min(0),
+  revision: z.number().int().min(1).max(REVISION_MAX),
+  expectedRevision: z.number().int().min(0).max(REVISION_MAX),
   reason: ConfigReason,
 });
 export type RollbackConfigBody = z.input<typeof RollbackConfigBody>;

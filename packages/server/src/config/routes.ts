@@ -6,7 +6,9 @@ import {
   ConfigRevisionQuery,
   DeviceConfigView,
   ok as envelope,
+  IdParam,
   ProjectConfigView,
+  ProjectParams,
   RollbackConfigBody,
   SaveDeviceConfigBody,
 } from '@beacon/protocol';
@@ -18,11 +20,8 @@ import type { App } from '../http/types.ts';
 import * as service from './service.ts';
 
 const tags = ['configuration'];
-const ProjectParams = z.object({ id: z.coerce.number().int().positive() });
-const DeviceParams = z.object({
-  id: z.coerce.number().int().positive(),
-  sn: z.string().trim().min(1).max(32),
-});
+// The project id as every project route reads it (protocol IdParam: 16 for 1e3 or 2147483648).
+const DeviceParams = ProjectParams.extend({ sn: z.string().trim().min(1).max(32) });
 
 /** A device's desired configuration as revisions: read, save, list, compare, roll back (signed in). */
 export async function configRoutes(app: App, deps: Deps): Promise<void> {
@@ -94,7 +93,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       schema: {
         tags,
         summary: 'One revision with its document (secrets as ********)',
-        params: DeviceParams.extend({ revision: z.coerce.number().int().min(1).max(2_147_483_647) }),
+        params: DeviceParams.extend({ revision: IdParam }),
         response: { 200: envelope(ConfigRevisionDetail) },
       },
     },
@@ -209,7 +208,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       schema: {
         tags,
         summary: "One of the project's own revisions with its document (secrets as ********)",
-        params: ProjectParams.extend({ revision: z.coerce.number().int().min(1).max(2_147_483_647) }),
+        params: ProjectParams.extend({ revision: IdParam }),
         response: { 200: envelope(ConfigRevisionDetail) },
       },
     },

@@ -1,17 +1,12 @@
 import { createHash } from 'node:crypto';
 import {
-  ActionResultView,
   AppError,
-  BulkActionBody,
-  BulkActionView,
   Codes,
+  DEVICE_ROUTES,
   ok as envelope,
-  FirmwareView,
   IdParam,
   LIMITS,
   MAINTENANCE_ACTIONS,
-  MaintenanceView,
-  ProjectParams,
 } from '@beacon/protocol';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -39,7 +34,7 @@ import { maintenanceView } from './view.ts';
 
 const tags = ['maintenance'];
 const Sn = z.string().trim().min(1).max(32);
-const Action = z.enum(MAINTENANCE_ACTIONS);
+const _Action = z.enum(MAINTENANCE_ACTIONS);
 
 /** Where devices reach this server: the address the caller used (a reverse proxy sets Host). */
 const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
@@ -47,15 +42,15 @@ const originOf = (request: FastifyRequest) => `${request.protocol}://${request.h
 /** Device maintenance (signed in): actions on one device or many, firmware, remote management. */
 export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
-    '/projects/:id/devices/:sn/actions/:action',
+    DEVICE_ROUTES.action.path,
     {
       schema: {
         tags,
         summary:
           "A maintenance action on one device: reboot, reset, upgrade, password, reboot-schedule, locate, copy-config, rate-limit, led, poe-reboot, local-management, remote-management, cpe-mode. The body is the action's parameters; a device the action cannot reach answers its code (36, 37, 38, 71, 76, 5046, …).",
-        params: ProjectParams.extend({ sn: Sn, action: Action }),
-        body: z.record(z.string(), z.unknown()).optional(),
-        response: { 200: envelope(ActionResultView) },
+        params: DEVICE_ROUTES.action.params,
+        body: DEVICE_ROUTES.action.body,
+        response: { 200: envelope(DEVICE_ROUTES.action.response) },
       },
     },
     async (request) => {
@@ -86,15 +81,15 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.post(
-    '/projects/:id/devices/actions/:action',
+    DEVICE_ROUTES.bulk.path,
     {
       schema: {
         tags,
         summary:
           "The same maintenance action on many devices: one result per device (code 0 or the device's code)",
-        params: ProjectParams.extend({ action: Action }),
-        body: BulkActionBody,
-        response: { 200: envelope(BulkActionView) },
+        params: DEVICE_ROUTES.bulk.params,
+        body: DEVICE_ROUTES.bulk.body,
+        response: { 200: envelope(DEVICE_ROUTES.bulk.response) },
       },
     },
     async (request) => {
@@ -116,13 +111,13 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.get(
-    '/projects/:id/devices/:sn/maintenance',
+    DEVICE_ROUTES.maintenance.path,
     {
       schema: {
         tags,
         summary: "A device's reboot schedule, firmware versions, remote management and latest commands",
-        params: ProjectParams.extend({ sn: Sn }),
-        response: { 200: envelope(MaintenanceView) },
+        params: DEVICE_ROUTES.maintenance.params,
+        response: { 200: envelope(DEVICE_ROUTES.maintenance.response) },
       },
     },
     async (request) =>
@@ -130,15 +125,15 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.post(
-    '/projects/:id/firmware',
+    DEVICE_ROUTES.uploadFirmware.path,
     {
       schema: {
         tags,
         summary:
           'Upload a firmware image (multipart field `file`: .bin up to 40 MB, checked by its content); upgrade devices with its id',
-        params: ProjectParams,
+        params: DEVICE_ROUTES.uploadFirmware.params,
         consumes: ['multipart/form-data'],
-        response: { 200: envelope(FirmwareView) },
+        response: { 200: envelope(DEVICE_ROUTES.uploadFirmware.response) },
       },
     },
     async (request) => {

@@ -160,7 +160,7 @@ export function DevicesPage() {
       ...p,
       page: pagination.current ?? 1,
       pageSize: pagination.pageSize ?? p.pageSize,
-      sort: s?.order ? String(s.columnKey ?? s.field) : 'name',
+      sort: s?.order ? (String(s.columnKey ?? s.field) as DeviceListParams['sort']) : 'name',
       order: s?.order === 'descend' ? 'desc' : 'asc',
     }));
   };
