@@ -32,6 +32,7 @@ import type { Deps } from '../deps.ts';
 import { publishEvent } from '../events/bus.ts';
 import { closeDeviceRemoteSessions } from '../maintenance/remote.ts';
 import { loadProjectAccess, type ProjectRow, requireWritable } from '../projects/access.ts';
+import { deviceAuditFields, leaveProject } from './leave-project.ts';
 import * as repo from './repository.ts';
 import type { ImportRow } from './spreadsheet.ts';
 import { type DeviceRow, toCommandView, toDeviceDetailView, toDeviceView } from './views.ts';
@@ -54,11 +55,6 @@ type Paged<T> = { items: T[]; total: number; page: number; pageSize: number };
 type ServiceDeps = Pick<Deps, 'database' | 'now'>;
 
 const ENTITY = 'device';
-
-/** What the audit row keeps of a device. */
-function auditFields(row: DeviceRow) {
-  return { sn: row.sn, name: row.name, remark: row.remark, model: row.model, type: row.type };
-}
 
 export const normaliseSn = (sn: string): string => sn.trim().toUpperCase();
 
@@ -252,7 +248,7 @@ export async function addDevice(
       action: 'create',
       entity: ENTITY,
       entityId: bound.sn,
-      after: auditFields(bound),
+      after: deviceAuditFields(bound),
     });
     await publishEvent(tx, {
       type: 'device.changed',
@@ -381,8 +377,8 @@ export async function updateDevice(
       action: 'update',
       entity: ENTITY,
       entityId: current.sn,
-      before: auditFields(current),
-      after: auditFields(updated),
+      before: deviceAuditFields(current),
+      after: deviceAuditFields(updated),
     });
     await publishEvent(tx, {
       type: 'device.changed',
@@ -407,28 +403,9 @@ export async function removeDevice(
   return deps.database.db.transaction(async (tx) => {
     requireWritable(await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' }));
     const current = await deviceOr410(tx, projectId, sn, true);
-    if (query.mode === 'delete') {
-      await repo.deleteDevice(tx, current.sn, now);
-    } else {
-      await tx.update(devices).set(unboundValues(now)).where(eq(devices.sn, current.sn));
-    }
     // Nobody keeps reaching the device's local page through a session opened in this project.
     await closeDeviceRemoteSessions(tx, current.sn, now);
-    await recordAudit(tx, caller, {
-      at: now,
-      projectId,
-      action: query.mode === 'delete' ? 'delete' : 'unbind',
-      entity: ENTITY,
-      entityId: current.sn,
-      before: auditFields(current),
-    });
-    await publishEvent(tx, {
-      type: 'device.changed',
-      projectId,
-      sn: current.sn,
-      change: 'removed',
-      at: now.toISOString(),
-    });
+    await leaveProject(tx, caller, current, projectId, now, { mode: query.mode });
     return { sn: current.sn, mode: query.mode };
   });
 }
