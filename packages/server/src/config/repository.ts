@@ -11,6 +11,7 @@ import {
 import { and, count, desc, eq, isNull, max } from 'drizzle-orm';
 import type { Actor } from '../audit/audit.ts';
 import type { DbOrTx } from '../db/client.ts';
+import { pageWindow, withTotal } from '../db/paging.ts';
 import { configRevisions, devices } from '../db/schema.ts';
 import type { Secrets } from '../security/secrets.ts';
 
@@ -133,17 +134,17 @@ export async function listRevisions(
   page: { page: number; pageSize: number },
 ): Promise<{ rows: RevisionRow[]; total: number }> {
   const where = scopeOf(projectId, sn);
-  const [rows, [{ n }]] = await Promise.all([
+  const { limit, offset } = pageWindow(page);
+  return withTotal(
     db
       .select()
       .from(configRevisions)
       .where(where)
       .orderBy(desc(configRevisions.revision))
-      .limit(page.pageSize)
-      .offset((page.page - 1) * page.pageSize),
+      .limit(limit)
+      .offset(offset),
     db.select({ n: count() }).from(configRevisions).where(where),
-  ]);
-  return { rows, total: n };
+  );
 }
 
 export async function findRevision(
