@@ -1,8 +1,15 @@
-import { DEVICE_NAME_MAX, type DeviceView, validateDeviceName, validateRemark } from '@beacon/protocol';
+import {
+  DEVICE_NAME_MAX,
+  type DeviceView,
+  UpdateDeviceBody,
+  validateDeviceName,
+  validateRemark,
+} from '@beacon/protocol';
 import { type ButtonProps, Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { checkRule } from '../../forms/checkRule.ts';
 import { EnterSubmits } from '../../forms/EnterSubmits.tsx';
+import { parseForm } from '../../forms/zodForm.ts';
 
 export function EditModal({
   open,
@@ -31,7 +38,10 @@ export function EditModal({
         layout="vertical"
         preserve={false}
         initialValues={{ name: device.name, remark: device.remark || device.name }}
-        onFinish={(values) => onSave(values)}
+        onFinish={(values) => {
+          // The rename is checked with the schema the server validates it with (UpdateDeviceBody).
+          if (parseForm(UpdateDeviceBody, values, form)) return onSave(values);
+        }}
       >
         <Form.Item
           name="name"
