@@ -14,29 +14,32 @@ import {
   parseOrThrow,
   type Reply,
 } from '@beacon/protocol';
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Database, DbOrTx } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
 import { deviceCommands } from '../db/schema.ts';
-import { type BusEvent, type EventBus, publishEvent, publishEvents } from '../events/bus.ts';
+import type { BusEvent, EventBus } from '../events/bus.ts';
 import type { Secrets } from '../security/secrets.ts';
 import { Batcher, withRetry } from './batch.ts';
 import { claimMany, claimOne } from './command-claims.ts';
+import {
+  endExpiredCommands,
+  type OutcomeClock,
+  writeOutcome,
+  writeOutcomes,
+} from './command-outcome-store.ts';
 import {
   type ClaimedDevice,
   type CommandActor,
   type CommandOutcome,
   type CommandRow,
   type CommandScope,
-  commandEvent,
   type OutcomeItem,
   outcomeOf,
   type SendOptions,
   type Waiter,
 } from './command-rows.ts';
-import { recordConfigOutcome } from './config-outcome.ts';
-import { acceptFinalOutcomes } from './outcomes.ts';
 
 /** A device's commands are claimed this many at a time by sendToMany (one transaction each). */
 const CLAIM_CHUNK = 500;
@@ -67,6 +70,11 @@ export class CommandDispatcher {
   private sweeper: NodeJS.Timeout | null = null;
   private readonly unsubscribe: () => void;
   protected closed = false;
+
+  /** What writing an outcome needs of the deps (command-outcome-store.ts). */
+  private get clock(): OutcomeClock {
+    return { now: () => this.d.now(), configRetryBaseMs: this.d.config.configRetryBaseMs };
+  }
 
   constructor(protected readonly d: CommandServiceDeps) {
     this.unsubscribe = d.bus.subscribe((event) => this.onEvent(event));
@@ -322,25 +330,7 @@ export class CommandDispatcher {
     data: Record<string, unknown> | null,
   ): Promise<CommandRow | null> {
     try {
-      return await this.d.database.db.transaction(async (tx) => {
-        const [row] = await tx
-          .update(deviceCommands)
-          .set({ state, code, message, data, finishedAt: this.d.now() })
-          .where(
-            and(
-              eq(deviceCommands.id, id),
-              eq(deviceCommands.state, CommandState.SENT),
-              sn === null ? undefined : eq(deviceCommands.sn, sn),
-            ),
-          )
-          .returning();
-        if (!row) return null;
-        await this.event(tx, row);
-        if (row.name === 'apply-config')
-          await recordConfigOutcome(tx, row, this.d.now(), this.d.config.configRetryBaseMs);
-        await acceptFinalOutcomes(tx, [row]);
-        return row;
-      });
+      return await writeOutcome(this.d.database, this.clock, { id, sn, state, code, message, data });
     } catch (err) {
       this.d.log.error({ err, id }, 'recording a command outcome failed');
       return null;
@@ -364,34 +354,7 @@ export class CommandDispatcher {
     // The same command twice in one batch (a timer and a late reply): the first one is tried.
     const first = new Map<string, OutcomeItem>();
     for (const item of items) if (!first.has(item.id)) first.set(item.id, item);
-    const finishedAt = this.d.now();
-    const written = await this.d.database.db.transaction(async (tx) => {
-      const data = [...first.values()].map((o) => ({
-        id: o.id,
-        sn: o.sn,
-        state: o.state,
-        code: o.code,
-        message: o.message,
-        data: o.data === null ? null : JSON.stringify(o.data),
-      }));
-      const updated = await tx.execute<{ id: string }>(
-        sql`update ${deviceCommands} as t
-            set state = v.state, code = v.code, message = v.message, data = v.data::jsonb, finished_at = ${finishedAt}
-            from jsonb_to_recordset(${JSON.stringify(data)}::jsonb)
-              as v(id text, sn text, state text, code integer, message text, data text)
-            where t.id = v.id and t.state = ${CommandState.SENT} and (v.sn is null or t.sn = v.sn)
-            returning t.id`,
-      );
-      const ids = (updated as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
-      if (ids.length === 0) return [];
-      const rows = await tx.select().from(deviceCommands).where(inArray(deviceCommands.id, ids));
-      await publishEvents(tx, rows.map(commandEvent));
-      for (const row of rows)
-        if (row.name === 'apply-config')
-          await recordConfigOutcome(tx, row, this.d.now(), this.d.config.configRetryBaseMs);
-      await acceptFinalOutcomes(tx, rows);
-      return rows;
-    });
+    const written = await writeOutcomes(this.d.database, this.clock, [...first.values()]);
     const byId = new Map(written.map((row) => [row.id, row]));
     for (const row of written) {
       const waiter = this.waiters.get(row.id);
@@ -405,25 +368,8 @@ export class CommandDispatcher {
 
   /** Ends every `sent` command past its deadline (its sender may have stopped). */
   async sweep(): Promise<number> {
-    const rows = await this.d.database.db.transaction(async (tx) => {
-      const ended = await tx
-        .update(deviceCommands)
-        .set({
-          state: CommandState.TIMEOUT,
-          code: COMMAND_EXPIRED,
-          message: 'No reply from the device in time',
-          finishedAt: this.d.now(),
-        })
-        .where(and(eq(deviceCommands.state, CommandState.SENT), lt(deviceCommands.expiresAt, this.d.now())))
-        .returning();
-      for (const row of ended) await this.event(tx, row);
-      return ended;
-    });
+    const rows = await endExpiredCommands(this.d.database, this.d.now());
     return rows.length;
-  }
-
-  private async event(tx: DbOrTx, row: CommandRow): Promise<void> {
-    await publishEvent(tx, commandEvent(row));
   }
 
   private onEvent(event: BusEvent): void {
