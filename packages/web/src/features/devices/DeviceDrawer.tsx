@@ -1,7 +1,6 @@
 import {
   ACTION_SECONDS,
   blockReason,
-  type CommandView,
   capabilitiesOf,
   FOLLOWED_COMMANDS,
   formatTimeZone,
@@ -9,18 +8,7 @@ import {
   RESTART_ACTIONS,
 } from '@beacon/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  App as AntApp,
-  Button,
-  type ButtonProps,
-  Descriptions,
-  Divider,
-  Drawer,
-  Space,
-  Table,
-  Tag,
-  Tooltip,
-} from 'antd';
+import { App as AntApp, Button, type ButtonProps, Divider, Drawer, Space, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, showError, showSuccess } from '../../state/feedback.ts';
@@ -28,10 +16,10 @@ import { withLoadState } from '../../state/store.ts';
 import { useProjectTime } from '../projects/useProjectTime.ts';
 import { ActionFormModal, type FormAction } from './ActionFormModal.tsx';
 import { deviceKey, devicesApi, devicesKey, maintenanceKey } from './api.ts';
-import { CommandResult } from './CommandResult.tsx';
 import { useActionConfirm } from './confirm.tsx';
+import { DeviceCommandsTable } from './DeviceCommandsTable.tsx';
+import { DeviceFactsList } from './DeviceFactsList.tsx';
 import { EditModal } from './EditModal.tsx';
-import { StatusBadge } from './StatusBadge.tsx';
 
 interface Props {
   projectId: number;
@@ -172,60 +160,7 @@ export function DeviceDrawer({ projectId, sn, writable, onClose }: Props) {
     >
       {d ? (
         <>
-          <Descriptions size="small" column={{ xs: 1, sm: 2 }} bordered data-testid="device-facts">
-            <Descriptions.Item label={t('devices.col.name')}>{d.name}</Descriptions.Item>
-            <Descriptions.Item label={t('devices.remark')}>{d.remark || t('common.none')}</Descriptions.Item>
-            <Descriptions.Item label={t('devices.col.status')}>
-              <StatusBadge device={d} />
-            </Descriptions.Item>
-            <Descriptions.Item label={t('devices.operation')}>
-              {d.operation ? t(`devices.op.${d.operation}`, { defaultValue: d.operation }) : t('common.none')}
-            </Descriptions.Item>
-            <Descriptions.Item label={t('devices.col.model')}>{d.model}</Descriptions.Item>
-            <Descriptions.Item label={t('devices.col.type')}>{t(`devices.type.${d.type}`)}</Descriptions.Item>
-            <Descriptions.Item label={t('devices.col.sn')}>{d.sn}</Descriptions.Item>
-            <Descriptions.Item label={t('devices.col.mac')}>{d.mac ?? t('common.none')}</Descriptions.Item>
-            <Descriptions.Item label={t('devices.col.firmware')}>
-              <span data-testid="device-firmware">{d.firmware ?? t('common.none')}</span>
-            </Descriptions.Item>
-            <Descriptions.Item label={t('devices.col.ip')}>{d.ip ?? t('common.none')}</Descriptions.Item>
-            <Descriptions.Item label={t('devices.col.mode')}>
-              {d.managementMode === 0 ? t('devices.local') : t('devices.cloud')}
-            </Descriptions.Item>
-            <Descriptions.Item label={t('devices.col.uplink')}>
-              {d.uplink ? `${d.uplink.sn}${d.uplink.port ? ` / ${d.uplink.port}` : ''}` : t('common.none')}
-            </Descriptions.Item>
-            <Descriptions.Item label={t('devices.col.clients')}>{d.clientCount}</Descriptions.Item>
-            <Descriptions.Item label={t('devices.dhcpClients')}>{d.dhcpClientCount}</Descriptions.Item>
-            <Descriptions.Item label={t('devices.col.poe')}>
-              {d.poe
-                ? t('devices.poeDetail', {
-                    used: d.poe.used.toFixed(1),
-                    total: d.poe.total,
-                    remaining: d.poe.remaining.toFixed(1),
-                  })
-                : t('common.none')}
-            </Descriptions.Item>
-            <Descriptions.Item label={t('devices.col.meshRole')}>
-              {d.meshRole ? t(`devices.mesh.${d.meshRole}`) : t('common.none')}
-            </Descriptions.Item>
-            {d.cpeMode ? (
-              <Descriptions.Item label={t('devices.cpeMode')}>
-                {t(`devices.cpe.${d.cpeMode}`)}
-              </Descriptions.Item>
-            ) : null}
-            <Descriptions.Item label={t('devices.ports')}>{d.portCount}</Descriptions.Item>
-            <Descriptions.Item label={t('devices.config')}>
-              <Tag
-                color={
-                  d.configStatus === 'applied' ? 'green' : d.configStatus === 'failed' ? 'red' : 'orange'
-                }
-              >
-                {t(`devices.configStatus.${d.configStatus}`)}
-              </Tag>
-            </Descriptions.Item>
-            <Descriptions.Item label={t('devices.lastSeen')}>{time.format(d.lastSeenAt)}</Descriptions.Item>
-          </Descriptions>
+          <DeviceFactsList device={d} projectId={projectId} />
 
           <Divider titlePlacement="start">{t('devices.actions')}</Divider>
           <Space wrap data-testid="device-actions">
@@ -287,24 +222,7 @@ export function DeviceDrawer({ projectId, sn, writable, onClose }: Props) {
           </span>
 
           <Divider titlePlacement="start">{t('devices.commands')}</Divider>
-          <Table<CommandView>
-            rowKey="id"
-            size="small"
-            pagination={false}
-            dataSource={m?.commands ?? []}
-            data-testid="device-commands"
-            onRow={(c) => ({ 'data-testid': `device-command-${c.name}` }) as object}
-            columns={[
-              { key: 'name', dataIndex: 'name', title: t('devices.command') },
-              {
-                key: 'state',
-                title: t('devices.result'),
-                render: (_, c) => <CommandResult command={c} />,
-              },
-              { key: 'account', dataIndex: 'account', title: t('devices.by') },
-              { key: 'at', title: t('devices.at'), render: (_, c) => time.format(c.createdAt) },
-            ]}
-          />
+          <DeviceCommandsTable commands={m?.commands ?? []} projectId={projectId} />
 
           <Divider />
           <Space wrap>
