@@ -1,7 +1,6 @@
 import {
   AppError,
   Codes,
-  type CommandView,
   compareVersions,
   type MaintenanceView,
   modelInfo,
@@ -11,7 +10,7 @@ import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { Caller } from '../auth/principal.ts';
 import { deviceCommands, devices, remoteSessions } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
-import { finalOutcomeOf } from '../gateway/outcomes.ts';
+import { toCommandView } from '../devices/views.ts';
 import { loadProjectAccess } from '../projects/access.ts';
 import { remotePath, stripSecrets } from './remote-holder.ts';
 import { findSchedule, scheduleView } from './schedule.ts';
@@ -77,20 +76,11 @@ export async function maintenanceView(
       url: open ? remotePath(session.token) : null,
       expiresAt: open ? session.expiresAt.toISOString() : null,
     },
-    commands: commands.map(
-      (c): CommandView => ({
-        id: c.id,
-        sn: c.sn,
-        name: c.name,
-        state: c.state as CommandView['state'],
-        code: c.code,
-        message: c.message,
-        data: c.data ? stripSecrets(c.data as Record<string, unknown>) : null,
-        account: c.accountName,
-        createdAt: c.createdAt.toISOString(),
-        finishedAt: c.finishedAt?.toISOString() ?? null,
-        final: finalOutcomeOf(c),
-      }),
-    ),
+    // The one CommandView of a row (devices/views.ts: every secret a reply carried left out); the
+    // device's own page address stays on the server here too, as it always has in this tab.
+    commands: commands.map((c) => {
+      const view = toCommandView(c);
+      return { ...view, data: view.data ? stripSecrets(view.data) : null };
+    }),
   };
 }
