@@ -196,6 +196,25 @@ describe('configuration actions', () => {
     expect(JSON.stringify([history, revisions, await deviceRow(server, ap.sn)])).not.toContain('Str0ng');
   });
 
+  it("the maintenance tab's command history shows no secret a device's reply carried", async () => {
+    const ap = await device();
+    expect((await action(ap.sn, 'password', { password: 'Str0ng-Pass2' })).body.code).toBe(0);
+    // The device runs a document with its password; the server has no revision of it any more (as
+    // after an unbind), so the next settings change asks the device for it (get-config).
+    await server.database.db
+      .update(devices)
+      .set({ desiredRevision: 0, desiredConfig: null, desiredHash: null })
+      .where(eq(devices.sn, ap.sn));
+    expect((await action(ap.sn, 'led', { on: false })).body.code).toBe(0);
+    const view = await owner.client.get<MaintenanceView>(
+      `/projects/${projectId}/devices/${ap.sn}/maintenance`,
+    );
+    expect(view.status).toBe(200);
+    const names = view.body.data.commands.map((c) => c.name);
+    expect(names).toContain('get-config');
+    expect(JSON.stringify(view.body.data.commands)).not.toContain('Str0ng-Pass2');
+  });
+
   it('locate, LED, rate limit', async () => {
     const ap = await device();
     expect((await action(ap.sn, 'locate', { seconds: 30 })).body.code).toBe(0);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { Codes, type Failure } from '../errors.ts';
+import { AppError, Codes, type Failure } from '../errors.ts';
 import type { Check } from './result.ts';
 
 /** Attaches a §5 validator to a zod schema; the failure's catalogue code travels in `params.code`. */
@@ -28,4 +28,12 @@ export function failureFromZod(error: z.ZodError): Failure {
     }
   }
   return { code, message: message ?? 'Form data error', fields };
+}
+
+/** Parses `input` or throws the AppError the API answers with (failureFromZod). */
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const failure = failureFromZod(result.error);
+  throw new AppError(failure.code, failure.message, failure.fields);
 }

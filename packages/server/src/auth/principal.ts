@@ -35,6 +35,19 @@ export function requireAccount(request: FastifyRequest): Principal {
   throw new AppError(Codes.TOKEN_MISSING);
 }
 
+/** Who calls a service: the signed-in account, and the request the audit rows name. */
+export interface Caller {
+  accountId: number;
+  account: string;
+  requestId?: string;
+}
+
+/** The signed-in caller of a route (requireAccount's codes otherwise). */
+export function callerOf(request: FastifyRequest): Caller {
+  const principal = requireAccount(request);
+  return { accountId: principal.accountId, account: principal.account, requestId: request.id };
+}
+
 /**
  * onRequest hook of every route that needs an account (app.ts registers the account, project,
  * sharing, device and maintenance routes behind it). It runs before the body, query and params are

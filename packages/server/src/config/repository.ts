@@ -4,13 +4,14 @@ import {
   configHash,
   DeviceConfigState,
   deviceConfigSchema,
-  failureFromZod,
+  parseOrThrow,
   REDACTED,
   SECRET_KEYS,
 } from '@beacon/protocol';
 import { and, count, desc, eq, isNull, max } from 'drizzle-orm';
 import type { Actor } from '../audit/audit.ts';
 import type { DbOrTx } from '../db/client.ts';
+import { pageWindow, withTotal } from '../db/paging.ts';
 import { configRevisions, devices } from '../db/schema.ts';
 import { type DeviceRow, selectDevices } from '../devices/row.ts';
 import type { Secrets } from '../security/secrets.ts';
@@ -53,12 +54,11 @@ export async function commitDeviceRevision(
   }
   const current = before.desiredConfig ? secrets.openDocument(before.desiredConfig) : null;
   // A document copied from another device or revision may carry sealed values: open them first.
-  const parsed = deviceConfigSchema.safeParse(secrets.openDocument(keepSecrets(input.document, current)));
-  if (!parsed.success) {
-    const failure = failureFromZod(parsed.error);
-    throw new AppError(failure.code, failure.message, failure.fields);
-  }
-  const hash = await configHash(parsed.data);
+  const document = parseOrThrow(
+    deviceConfigSchema,
+    secrets.openDocument(keepSecrets(input.document, current)),
+  );
+  const hash = await configHash(document);
   const [{ last }] = await tx
     .select({ last: max(configRevisions.revision) })
     .from(configRevisions)
@@ -66,7 +66,7 @@ export async function commitDeviceRevision(
   // The counter never goes back (a device unbound and added again keeps counting), so the
   // revision a device runs always names one document.
   const next = Math.max(before.desiredRevision, last ?? 0) + 1;
-  const sealed = secrets.sealDocument(parsed.data);
+  const sealed = secrets.sealDocument(document);
   const [revision] = await tx
     .insert(configRevisions)
     .values({
@@ -135,17 +135,17 @@ export async function listRevisions(
   page: { page: number; pageSize: number },
 ): Promise<{ rows: RevisionRow[]; total: number }> {
   const where = scopeOf(projectId, sn);
-  const [rows, [{ n }]] = await Promise.all([
+  const { limit, offset } = pageWindow(page);
+  return withTotal(
     db
       .select()
       .from(configRevisions)
       .where(where)
       .orderBy(desc(configRevisions.revision))
-      .limit(page.pageSize)
-      .offset((page.page - 1) * page.pageSize),
+      .limit(limit)
+      .offset(offset),
     db.select({ n: count() }).from(configRevisions).where(where),
-  ]);
-  return { rows, total: n };
+  );
 }
 
 export async function findRevision(
@@ -190,19 +190,18 @@ export async function commitProjectRevision(
     });
   }
   const current = before ? secrets.openDocument(before.document) : null;
-  const parsed = deviceConfigSchema.safeParse(secrets.openDocument(keepSecrets(input.document, current)));
-  if (!parsed.success) {
-    const failure = failureFromZod(parsed.error);
-    throw new AppError(failure.code, failure.message, failure.fields);
-  }
+  const document = parseOrThrow(
+    deviceConfigSchema,
+    secrets.openDocument(keepSecrets(input.document, current)),
+  );
   const [revision] = await tx
     .insert(configRevisions)
     .values({
       projectId: input.projectId,
       sn: null,
       revision: latest + 1,
-      document: secrets.sealDocument(parsed.data),
-      hash: await configHash(parsed.data),
+      document: secrets.sealDocument(document),
+      hash: await configHash(document),
       authorId: input.author.accountId,
       authorName: input.author.account,
       reason: input.reason ?? '',

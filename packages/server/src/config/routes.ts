@@ -14,19 +14,13 @@ import {
   RollbackConfigBody,
   SaveDeviceConfigBody,
 } from '@beacon/protocol';
-import type { FastifyRequest } from 'fastify';
-import { requireAccount } from '../auth/principal.ts';
+import { callerOf } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
 import * as service from './service.ts';
 
 const tags = ['configuration'];
-
-function caller(request: FastifyRequest) {
-  const principal = requireAccount(request);
-  return { accountId: principal.accountId, account: principal.account, requestId: request.id };
-}
 
 /** A device's desired configuration as revisions: read, save, list, compare, roll back (signed in). */
 export async function configRoutes(app: App, deps: Deps): Promise<void> {
@@ -42,7 +36,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) =>
-      ok(await service.getDeviceConfig(deps, caller(request), request.params.id, request.params.sn)),
+      ok(await service.getDeviceConfig(deps, callerOf(request), request.params.id, request.params.sn)),
   );
 
   app.put(
@@ -61,7 +55,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       ok(
         await service.saveDeviceConfig(
           deps,
-          caller(request),
+          callerOf(request),
           request.params.id,
           request.params.sn,
           request.body,
@@ -84,7 +78,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       ok(
         await service.listRevisions(
           deps,
-          caller(request),
+          callerOf(request),
           request.params.id,
           request.params.sn,
           request.query,
@@ -106,7 +100,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       ok(
         await service.getRevision(
           deps,
-          caller(request),
+          callerOf(request),
           request.params.id,
           request.params.sn,
           request.params.revision,
@@ -129,7 +123,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       ok(
         await service.diffRevisions(
           deps,
-          caller(request),
+          callerOf(request),
           request.params.id,
           request.params.sn,
           request.query.from,
@@ -154,7 +148,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       ok(
         await service.rollbackDeviceConfig(
           deps,
-          caller(request),
+          callerOf(request),
           request.params.id,
           request.params.sn,
           request.body,
@@ -173,7 +167,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(ProjectConfigView) },
       },
     },
-    async (request) => ok(await service.getProjectConfig(deps, caller(request), request.params.id)),
+    async (request) => ok(await service.getProjectConfig(deps, callerOf(request), request.params.id)),
   );
 
   app.put(
@@ -189,7 +183,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) =>
-      ok(await service.saveProjectConfig(deps, caller(request), request.params.id, request.body)),
+      ok(await service.saveProjectConfig(deps, callerOf(request), request.params.id, request.body)),
   );
 
   app.get(
@@ -204,7 +198,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) =>
-      ok(await service.listRevisions(deps, caller(request), request.params.id, null, request.query)),
+      ok(await service.listRevisions(deps, callerOf(request), request.params.id, null, request.query)),
   );
 
   app.get(
@@ -218,7 +212,9 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) =>
-      ok(await service.getRevision(deps, caller(request), request.params.id, null, request.params.revision)),
+      ok(
+        await service.getRevision(deps, callerOf(request), request.params.id, null, request.params.revision),
+      ),
   );
 
   app.get(
@@ -236,7 +232,7 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       ok(
         await service.diffRevisions(
           deps,
-          caller(request),
+          callerOf(request),
           request.params.id,
           null,
           request.query.from,
@@ -257,6 +253,6 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) =>
-      ok(await service.rollbackProjectConfig(deps, caller(request), request.params.id, request.body)),
+      ok(await service.rollbackProjectConfig(deps, callerOf(request), request.params.id, request.body)),
   );
 }

@@ -1,12 +1,11 @@
 import { AppError, EventLevel } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { recordAudit } from '../audit/audit.ts';
 import type { Database } from '../db/client.ts';
-import { deviceEvents, devices, projects } from '../db/schema.ts';
-import { publishEvent } from '../events/bus.ts';
+import { deviceEvents, projects } from '../db/schema.ts';
+import { leaveProject } from './leave-project.ts';
 import * as repo from './repository.ts';
-import { checkNetMode, checkOneGateway, unboundValues } from './service.ts';
+import { checkNetMode, checkOneGateway } from './service.ts';
 import type { DeviceRow } from './views.ts';
 
 /**
@@ -55,7 +54,6 @@ export async function checkFirstHello(
       broken = err;
     }
     if (!broken) return current;
-    await tx.update(devices).set(unboundValues(now)).where(eq(devices.sn, current.sn));
     const message =
       `${current.sn} connected as a ${current.model} (${current.type}), which this project cannot take: ` +
       `${broken.message} (${broken.code}). It was removed from the project and is unclaimed again.`;
@@ -73,27 +71,9 @@ export async function checkFirstHello(
         receivedAt: now,
       })
       .onConflictDoNothing();
-    await recordAudit(tx, SYSTEM, {
-      at: now,
-      projectId,
-      action: 'unbind',
-      entity: 'device',
-      entityId: current.sn,
-      before: {
-        sn: current.sn,
-        name: current.name,
-        remark: current.remark,
-        model: current.model,
-        type: current.type,
-      },
+    await leaveProject(tx, SYSTEM, current, projectId, now, {
+      mode: 'unbind',
       after: { reason: broken.code, message },
-    });
-    await publishEvent(tx, {
-      type: 'device.changed',
-      projectId,
-      sn: current.sn,
-      change: 'removed',
-      at: now.toISOString(),
     });
     log.warn(
       { sn: current.sn, projectId, code: broken.code },

@@ -2,6 +2,7 @@ import { Codes, CommandState, type DeviceListQuery, errorMessage } from '@beacon
 import { and, asc, count, desc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
+import { pageWindow, withTotal } from '../db/paging.ts';
 import { deviceCommands, deviceEvents, deviceState, devices } from '../db/schema.ts';
 import { containsPattern } from '../projects/repository.ts';
 import { type DeviceRow, selectDevices } from './row.ts';
@@ -140,17 +141,17 @@ export async function deviceCommandsOf(
   pageSize: number,
 ): Promise<{ rows: (typeof deviceCommands.$inferSelect)[]; total: number }> {
   const where = eq(deviceCommands.sn, sn);
-  const [rows, [counted]] = await Promise.all([
+  const { limit, offset } = pageWindow({ page, pageSize });
+  return withTotal(
     db
       .select()
       .from(deviceCommands)
       .where(where)
       .orderBy(desc(deviceCommands.createdAt), desc(deviceCommands.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
+      .limit(limit)
+      .offset(offset),
     db.select({ n: count() }).from(deviceCommands).where(where),
-  ]);
-  return { rows, total: counted.n };
+  );
 }
 
 /** Forgets a device: its row, its events and its finished commands (in-flight ones end with 410 first). */

@@ -1,25 +1,6 @@
-import {
-  AddDeviceBody,
-  AppError,
-  Codes,
-  CommandIdsQuery,
-  CommandView,
-  DeviceDetailView,
-  DeviceListQuery,
-  DeviceView,
-  ok as envelope,
-  ImportResultView,
-  LIMITS,
-  Paged,
-  PageQuery,
-  ProjectParams,
-  RemoveDeviceQuery,
-  RemovedDeviceView,
-  UpdateDeviceBody,
-} from '@beacon/protocol';
+import { AppError, Codes, DEVICE_ROUTES, ok as envelope, LIMITS } from '@beacon/protocol';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { requireAccount } from '../auth/principal.ts';
+import { callerOf } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
@@ -27,14 +8,8 @@ import { readOneFile } from '../http/upload.ts';
 import * as service from './service.ts';
 import { importTemplate, parseImportFile } from './spreadsheet.ts';
 
-const DeviceParams = ProjectParams.extend({ sn: z.string().min(1).max(64) });
 const tags = ['devices'];
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-function caller(request: FastifyRequest) {
-  const principal = requireAccount(request);
-  return { accountId: principal.accountId, account: principal.account, requestId: request.id };
-}
 
 async function readImportFile(request: FastifyRequest): Promise<{ name: string; bytes: Buffer }> {
   const file = await readOneFile(request, {
@@ -48,48 +23,49 @@ async function readImportFile(request: FastifyRequest): Promise<{ name: string; 
 /** /api/v1/projects/{id}/devices: the device inventory (SPEC.md §3 Device, /manage/devconf). */
 export async function deviceRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
-    '/projects/:id/devices',
+    DEVICE_ROUTES.list.path,
     {
       schema: {
         tags,
         summary: "The project's devices: search (q, ip, model, name, mac, port, vlan), filter, sort, pages",
-        params: ProjectParams,
-        querystring: DeviceListQuery,
-        response: { 200: envelope(Paged(DeviceView)) },
+        params: DEVICE_ROUTES.list.params,
+        querystring: DEVICE_ROUTES.list.query,
+        response: { 200: envelope(DEVICE_ROUTES.list.response) },
       },
     },
-    async (request) => ok(await service.listDevices(deps, caller(request), request.params.id, request.query)),
+    async (request) =>
+      ok(await service.listDevices(deps, callerOf(request), request.params.id, request.query)),
   );
 
   app.post(
-    '/projects/:id/devices',
+    DEVICE_ROUTES.add.path,
     {
       schema: {
         tags,
         summary:
           'Add a device by serial number (a device that never connected needs its model: it is pre-provisioned)',
-        params: ProjectParams,
-        body: AddDeviceBody,
-        response: { 200: envelope(DeviceView) },
+        params: DEVICE_ROUTES.add.params,
+        body: DEVICE_ROUTES.add.body,
+        response: { 200: envelope(DEVICE_ROUTES.add.response) },
       },
     },
-    async (request) => ok(await service.addDevice(deps, caller(request), request.params.id, request.body)),
+    async (request) => ok(await service.addDevice(deps, callerOf(request), request.params.id, request.body)),
   );
 
   app.post(
-    '/projects/:id/devices/import',
+    DEVICE_ROUTES.import.path,
     {
       schema: {
         tags,
         summary:
           'Batch import from an xls or xlsx file (multipart field `file`, at most 500 rows); a result per row',
         consumes: ['multipart/form-data'],
-        params: ProjectParams,
-        response: { 200: envelope(ImportResultView) },
+        params: DEVICE_ROUTES.import.params,
+        response: { 200: envelope(DEVICE_ROUTES.import.response) },
       },
     },
     async (request) => {
-      const who = caller(request);
+      const who = callerOf(request);
       // The permission gate answers before the file is read (a stranger learns nothing from 5018).
       await service.checkImportAllowed(deps, who, request.params.id);
       const file = await readImportFile(request);
@@ -99,53 +75,59 @@ export async function deviceRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.get(
-    '/projects/:id/devices/:sn',
+    DEVICE_ROUTES.get.path,
     {
       schema: {
         tags,
         summary: 'One device with its latest telemetry snapshot',
-        params: DeviceParams,
-        response: { 200: envelope(DeviceDetailView) },
+        params: DEVICE_ROUTES.get.params,
+        response: { 200: envelope(DEVICE_ROUTES.get.response) },
       },
     },
     async (request) =>
-      ok(await service.getDevice(deps, caller(request), request.params.id, request.params.sn)),
+      ok(await service.getDevice(deps, callerOf(request), request.params.id, request.params.sn)),
   );
 
   app.patch(
-    '/projects/:id/devices/:sn',
+    DEVICE_ROUTES.update.path,
     {
       schema: {
         tags,
         summary: 'Rename a device or change its remark (neither may be empty)',
-        params: DeviceParams,
-        body: UpdateDeviceBody,
-        response: { 200: envelope(DeviceView) },
+        params: DEVICE_ROUTES.update.params,
+        body: DEVICE_ROUTES.update.body,
+        response: { 200: envelope(DEVICE_ROUTES.update.response) },
       },
     },
     async (request) =>
       ok(
-        await service.updateDevice(deps, caller(request), request.params.id, request.params.sn, request.body),
+        await service.updateDevice(
+          deps,
+          callerOf(request),
+          request.params.id,
+          request.params.sn,
+          request.body,
+        ),
       ),
   );
 
   app.delete(
-    '/projects/:id/devices/:sn',
+    DEVICE_ROUTES.remove.path,
     {
       schema: {
         tags,
         summary:
           'Remove a device: mode=unbind (default, back to the unclaimed pool) or mode=delete (forget it)',
-        params: DeviceParams,
-        querystring: RemoveDeviceQuery,
-        response: { 200: envelope(RemovedDeviceView) },
+        params: DEVICE_ROUTES.remove.params,
+        querystring: DEVICE_ROUTES.remove.query,
+        response: { 200: envelope(DEVICE_ROUTES.remove.response) },
       },
     },
     async (request) =>
       ok(
         await service.removeDevice(
           deps,
-          caller(request),
+          callerOf(request),
           request.params.id,
           request.params.sn,
           request.query,
@@ -154,21 +136,21 @@ export async function deviceRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.get(
-    '/projects/:id/devices/:sn/commands',
+    DEVICE_ROUTES.deviceCommands.path,
     {
       schema: {
         tags,
         summary: 'Commands sent to the device, newest first, each with its one outcome',
-        params: DeviceParams,
-        querystring: PageQuery,
-        response: { 200: envelope(Paged(CommandView)) },
+        params: DEVICE_ROUTES.deviceCommands.params,
+        querystring: DEVICE_ROUTES.deviceCommands.query,
+        response: { 200: envelope(DEVICE_ROUTES.deviceCommands.response) },
       },
     },
     async (request) =>
       ok(
         await service.listDeviceCommands(
           deps,
-          caller(request),
+          callerOf(request),
           request.params.id,
           request.params.sn,
           request.query,
@@ -177,18 +159,18 @@ export async function deviceRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.get(
-    '/projects/:id/commands',
+    DEVICE_ROUTES.projectCommands.path,
     {
       schema: {
         tags,
         summary: 'Commands of the project by id, each with its outcome and, once known, its final outcome',
-        params: ProjectParams,
-        querystring: CommandIdsQuery,
-        response: { 200: envelope(z.array(CommandView)) },
+        params: DEVICE_ROUTES.projectCommands.params,
+        querystring: DEVICE_ROUTES.projectCommands.query,
+        response: { 200: envelope(DEVICE_ROUTES.projectCommands.response) },
       },
     },
     async (request) =>
-      ok(await service.listProjectCommands(deps, caller(request), request.params.id, request.query.ids)),
+      ok(await service.listProjectCommands(deps, callerOf(request), request.params.id, request.query.ids)),
   );
 
   app.get(

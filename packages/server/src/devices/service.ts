@@ -9,13 +9,13 @@ import {
   DeviceType,
   type DeviceView,
   echoPrefix,
-  failureFromZod,
   type ImportResultView,
   ImportRowResult,
   type ImportRowView,
   modelInfo,
   NetMode,
   type PageQuery,
+  parseOrThrow,
   type RemoveDeviceQuery,
   UpdateDeviceBody,
   validateDeviceName,
@@ -24,14 +24,15 @@ import {
 } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import { type Actor, recordAudit } from '../audit/audit.ts';
-import type { Principal } from '../auth/principal.ts';
+import { recordAudit } from '../audit/audit.ts';
+import type { Caller } from '../auth/principal.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { deviceState, devices } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { publishEvent } from '../events/bus.ts';
 import { closeDeviceRemoteSessions } from '../maintenance/remote.ts';
 import { loadProjectAccess, type ProjectRow, requireWritable } from '../projects/access.ts';
+import { deviceAuditFields, leaveProject } from './leave-project.ts';
 import * as repo from './repository.ts';
 import type { ImportRow } from './spreadsheet.ts';
 import { type DeviceRow, toCommandView, toDeviceDetailView, toDeviceView } from './views.ts';
@@ -51,26 +52,9 @@ import { type DeviceRow, toCommandView, toDeviceDetailView, toDeviceView } from 
  */
 
 type Paged<T> = { items: T[]; total: number; page: number; pageSize: number };
-type Caller = Pick<Principal, 'accountId' | 'account'> & { requestId?: string };
 type ServiceDeps = Pick<Deps, 'database' | 'now'>;
 
 const ENTITY = 'device';
-
-function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const failure = failureFromZod(result.error);
-  throw new AppError(failure.code, failure.message, failure.fields);
-}
-
-function actorOf(caller: Caller): Actor {
-  return { accountId: caller.accountId, account: caller.account, requestId: caller.requestId };
-}
-
-/** What the audit row keeps of a device. */
-function auditFields(row: DeviceRow) {
-  return { sn: row.sn, name: row.name, remark: row.remark, model: row.model, type: row.type };
-}
 
 export const normaliseSn = (sn: string): string => sn.trim().toUpperCase();
 
@@ -227,7 +211,7 @@ export async function listDevices(
   projectId: number,
   input: DeviceListQuery,
 ): Promise<Paged<DeviceView>> {
-  const query = validate(DeviceListQuery, input);
+  const query = parseOrThrow(DeviceListQuery, input);
   const { db } = deps.database;
   await loadProjectAccess(db, caller, projectId, { now: deps.now() });
   const { rows, total } = await repo.listProjectDevices(db, projectId, query);
@@ -257,18 +241,18 @@ export async function addDevice(
   projectId: number,
   input: AddDeviceBody,
 ): Promise<DeviceView> {
-  const body = validate(AddDeviceBody, input);
+  const body = parseOrThrow(AddDeviceBody, input);
   const now = deps.now();
   const row = await deps.database.db.transaction(async (tx) => {
     const access = requireWritable(await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' }));
     const bound = await bindOne(tx, access.project, body, now);
-    await recordAudit(tx, actorOf(caller), {
+    await recordAudit(tx, caller, {
       at: now,
       projectId,
       action: 'create',
       entity: ENTITY,
       entityId: bound.sn,
-      after: auditFields(bound),
+      after: deviceAuditFields(bound),
     });
     await publishEvent(tx, {
       type: 'device.changed',
@@ -344,7 +328,7 @@ export async function importDevices(
       }
     }
     if (added.length > 0) {
-      await recordAudit(tx, actorOf(caller), {
+      await recordAudit(tx, caller, {
         at: now,
         projectId,
         action: 'import',
@@ -377,7 +361,7 @@ export async function updateDevice(
   sn: string,
   input: UpdateDeviceBody,
 ): Promise<DeviceView> {
-  const body = validate(UpdateDeviceBody, input);
+  const body = parseOrThrow(UpdateDeviceBody, input);
   const now = deps.now();
   const row = await deps.database.db.transaction(async (tx) => {
     requireWritable(await loadProjectAccess(tx, caller, projectId, { now, lock: 'share' }));
@@ -392,14 +376,14 @@ export async function updateDevice(
       .where(eq(devices.sn, current.sn))
       .returning();
     const updated: DeviceRow = { ...current, ...inventory };
-    await recordAudit(tx, actorOf(caller), {
+    await recordAudit(tx, caller, {
       at: now,
       projectId,
       action: 'update',
       entity: ENTITY,
       entityId: current.sn,
-      before: auditFields(current),
-      after: auditFields(updated),
+      before: deviceAuditFields(current),
+      after: deviceAuditFields(updated),
     });
     await publishEvent(tx, {
       type: 'device.changed',
@@ -424,28 +408,9 @@ export async function removeDevice(
   return deps.database.db.transaction(async (tx) => {
     requireWritable(await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' }));
     const current = await deviceOr410(tx, projectId, sn, true);
-    if (query.mode === 'delete') {
-      await repo.deleteDevice(tx, current.sn, now);
-    } else {
-      await tx.update(devices).set(unboundValues(now)).where(eq(devices.sn, current.sn));
-    }
     // Nobody keeps reaching the device's local page through a session opened in this project.
     await closeDeviceRemoteSessions(tx, current.sn, now);
-    await recordAudit(tx, actorOf(caller), {
-      at: now,
-      projectId,
-      action: query.mode === 'delete' ? 'delete' : 'unbind',
-      entity: ENTITY,
-      entityId: current.sn,
-      before: auditFields(current),
-    });
-    await publishEvent(tx, {
-      type: 'device.changed',
-      projectId,
-      sn: current.sn,
-      change: 'removed',
-      at: now.toISOString(),
-    });
+    await leaveProject(tx, caller, current, projectId, now, { mode: query.mode });
     return { sn: current.sn, mode: query.mode };
   });
 }

@@ -1,5 +1,5 @@
 import { AppError, Codes } from '@beacon/protocol';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { devices, remoteSessions } from '../db/schema.ts';
 import { loadProjectAccess, requireWritable } from '../projects/access.ts';
@@ -52,4 +52,25 @@ export async function closeDeviceRemoteSessions(db: DbOrTx, sn: string, now: Dat
     .update(remoteSessions)
     .set({ closedAt: now })
     .where(and(eq(remoteSessions.sn, sn), isNull(remoteSessions.closedAt)));
+}
+
+/** The caller's own open, unexpired session at this address, or null. */
+export async function findOpenRemoteSession(
+  db: DbOrTx,
+  token: string,
+  accountId: number,
+  now: Date,
+): Promise<SessionRow | null> {
+  const [session] = await db
+    .select()
+    .from(remoteSessions)
+    .where(
+      and(
+        eq(remoteSessions.token, token),
+        eq(remoteSessions.accountId, accountId),
+        isNull(remoteSessions.closedAt),
+        gt(remoteSessions.expiresAt, now),
+      ),
+    );
+  return session ?? null;
 }

@@ -1,31 +1,25 @@
 import { createHash } from 'node:crypto';
 import {
-  ActionResultView,
   AppError,
-  BulkActionBody,
-  BulkActionView,
   Codes,
+  DEVICE_ROUTES,
   ok as envelope,
-  FirmwareView,
   IdParam,
   LIMITS,
   MAINTENANCE_ACTIONS,
-  MaintenanceView,
-  ProjectParams,
 } from '@beacon/protocol';
-import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { recordAudit } from '../audit/audit.ts';
-import { requireAccount } from '../auth/principal.ts';
-import { firmwareImages, remoteSessions } from '../db/schema.ts';
+import { callerOf, requireAccount } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
 import { readOneFile } from '../http/upload.ts';
 import { loadProjectAccess, requireWritable } from '../projects/access.ts';
-import { checkFirmware, FIRMWARE_META, firmwareView, verifyDownload } from './firmware.ts';
-import { closeRemoteSession, remoteSessionLapse } from './remote.ts';
+import { checkFirmware, firmwareView, verifyDownload } from './firmware.ts';
+import { firmwareFile, storeFirmware } from './firmware-store.ts';
+import { closeRemoteSession, findOpenRemoteSession, remoteSessionLapse } from './remote.ts';
+import { remotePath } from './remote-holder.ts';
 import {
   type DeviceAnswer,
   outsideDevicePage,
@@ -35,16 +29,12 @@ import {
   rawRemainder,
   requestDevicePage,
 } from './remote-proxy.ts';
-import { type Caller, maintenanceView, remotePath, runAction } from './service.ts';
+import { runAction } from './service.ts';
+import { maintenanceView } from './view.ts';
 
 const tags = ['maintenance'];
 const Sn = z.string().trim().min(1).max(32);
-const Action = z.enum(MAINTENANCE_ACTIONS);
-
-function caller(request: FastifyRequest): Caller {
-  const principal = requireAccount(request);
-  return { accountId: principal.accountId, account: principal.account, requestId: request.id };
-}
+const _Action = z.enum(MAINTENANCE_ACTIONS);
 
 /** Where devices reach this server: the address the caller used (a reverse proxy sets Host). */
 const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
@@ -52,15 +42,15 @@ const originOf = (request: FastifyRequest) => `${request.protocol}://${request.h
 /** Device maintenance (signed in): actions on one device or many, firmware, remote management. */
 export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
   app.post(
-    '/projects/:id/devices/:sn/actions/:action',
+    DEVICE_ROUTES.action.path,
     {
       schema: {
         tags,
         summary:
           "A maintenance action on one device: reboot, reset, upgrade, password, reboot-schedule, locate, copy-config, rate-limit, led, poe-reboot, local-management, remote-management, cpe-mode. The body is the action's parameters; a device the action cannot reach answers its code (36, 37, 38, 71, 76, 5046, …).",
-        params: ProjectParams.extend({ sn: Sn, action: Action }),
-        body: z.record(z.string(), z.unknown()).optional(),
-        response: { 200: envelope(ActionResultView) },
+        params: DEVICE_ROUTES.action.params,
+        body: DEVICE_ROUTES.action.body,
+        response: { 200: envelope(DEVICE_ROUTES.action.response) },
       },
     },
     async (request) => {
@@ -69,10 +59,12 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
       const targets = action === 'copy-config' ? ((body.targets as string[] | undefined) ?? []) : [sn];
       if (action === 'copy-config' && (!Array.isArray(targets) || targets.length === 0)) {
         // Validate the access first, then the body (the permission code wins over the form's).
-        requireWritable(await loadProjectAccess(deps.database.db, caller(request), id, { now: deps.now() }));
+        requireWritable(
+          await loadProjectAccess(deps.database.db, callerOf(request), id, { now: deps.now() }),
+        );
         throw new AppError(Codes.FORM_DATA, 'Select a device', { targets: 'Select a device' });
       }
-      const results = await runAction(deps, caller(request), id, action, targets, body, {
+      const results = await runAction(deps, callerOf(request), id, action, targets, body, {
         origin: originOf(request),
         pathSn: sn.toUpperCase(),
       });
@@ -89,22 +81,22 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.post(
-    '/projects/:id/devices/actions/:action',
+    DEVICE_ROUTES.bulk.path,
     {
       schema: {
         tags,
         summary:
           "The same maintenance action on many devices: one result per device (code 0 or the device's code)",
-        params: ProjectParams.extend({ action: Action }),
-        body: BulkActionBody,
-        response: { 200: envelope(BulkActionView) },
+        params: DEVICE_ROUTES.bulk.params,
+        body: DEVICE_ROUTES.bulk.body,
+        response: { 200: envelope(DEVICE_ROUTES.bulk.response) },
       },
     },
     async (request) => {
       const { id, action } = request.params;
       const results = await runAction(
         deps,
-        caller(request),
+        callerOf(request),
         id,
         action,
         request.body.sns,
@@ -119,32 +111,33 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.get(
-    '/projects/:id/devices/:sn/maintenance',
+    DEVICE_ROUTES.maintenance.path,
     {
       schema: {
         tags,
         summary: "A device's reboot schedule, firmware versions, remote management and latest commands",
-        params: ProjectParams.extend({ sn: Sn }),
-        response: { 200: envelope(MaintenanceView) },
+        params: DEVICE_ROUTES.maintenance.params,
+        response: { 200: envelope(DEVICE_ROUTES.maintenance.response) },
       },
     },
-    async (request) => ok(await maintenanceView(deps, caller(request), request.params.id, request.params.sn)),
+    async (request) =>
+      ok(await maintenanceView(deps, callerOf(request), request.params.id, request.params.sn)),
   );
 
   app.post(
-    '/projects/:id/firmware',
+    DEVICE_ROUTES.uploadFirmware.path,
     {
       schema: {
         tags,
         summary:
           'Upload a firmware image (multipart field `file`: .bin up to 40 MB, checked by its content); upgrade devices with its id',
-        params: ProjectParams,
+        params: DEVICE_ROUTES.uploadFirmware.params,
         consumes: ['multipart/form-data'],
-        response: { 200: envelope(FirmwareView) },
+        response: { 200: envelope(DEVICE_ROUTES.uploadFirmware.response) },
       },
     },
     async (request) => {
-      const who = caller(request);
+      const who = callerOf(request);
       const projectId = request.params.id;
       requireWritable(await loadProjectAccess(deps.database.db, who, projectId, { now: deps.now() }));
       const { filename, bytes } = await readOneFile(request, {
@@ -153,34 +146,13 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
         choose: 'Choose a firmware file',
       });
       const checked = checkFirmware(filename, bytes);
-      const now = deps.now();
-      const row = await deps.database.db.transaction(async (tx) => {
-        const [inserted] = await tx
-          .insert(firmwareImages)
-          .values({
-            projectId,
-            fileName: filename,
-            data: bytes,
-            accountId: who.accountId,
-            createdAt: now,
-            ...checked,
-          })
-          .returning(FIRMWARE_META);
-        await recordAudit(tx, who, {
-          at: now,
-          projectId,
-          action: 'upload',
-          entity: 'firmware',
-          entityId: inserted.id,
-          after: {
-            fileName: inserted.fileName,
-            model: inserted.model,
-            version: inserted.version,
-            size: inserted.size,
-          },
-        });
-        return inserted;
-      });
+      const row = await storeFirmware(
+        deps.database,
+        who,
+        projectId,
+        { fileName: filename, bytes, checked },
+        deps.now(),
+      );
       return ok(firmwareView(row));
     },
   );
@@ -192,17 +164,12 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
   ) => {
     const principal = requireAccount(request);
     const now = deps.now();
-    const [session] = await deps.database.db
-      .select()
-      .from(remoteSessions)
-      .where(
-        and(
-          eq(remoteSessions.token, request.params.token),
-          eq(remoteSessions.accountId, principal.accountId),
-          isNull(remoteSessions.closedAt),
-          gt(remoteSessions.expiresAt, now),
-        ),
-      );
+    const session = await findOpenRemoteSession(
+      deps.database.db,
+      request.params.token,
+      principal.accountId,
+      now,
+    );
     if (!session) throw new AppError(Codes.NOT_FOUND, 'The remote management address has expired');
     // Every request needs the rights that opened the session: the caller may still write the
     // project (a share may have ended or become read-only since) and the device is still in it.
@@ -273,10 +240,7 @@ export async function firmwareDownloadRoutes(app: App, deps: Deps): Promise<void
       if (!verifyDownload(deps.config.factoryKey, fid, sn, exp, sig, deps.now())) {
         throw new AppError(Codes.FORBIDDEN, 'The download address is not valid or has expired');
       }
-      const [row] = await deps.database.db
-        .select({ data: firmwareImages.data, fileName: firmwareImages.fileName })
-        .from(firmwareImages)
-        .where(eq(firmwareImages.id, fid));
+      const row = await firmwareFile(deps.database, fid);
       if (!row) throw new AppError(Codes.NOT_FOUND);
       return reply
         .type('application/octet-stream')

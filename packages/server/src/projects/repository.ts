@@ -1,6 +1,7 @@
 import type { ProjectListQuery } from '@beacon/protocol';
 import { and, asc, count, desc, eq, gte, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
+import { pageWindow, withTotal } from '../db/paging.ts';
 import { accounts, auditLog, customScenarios, devices, projectMembers, projects } from '../db/schema.ts';
 import { memberJoin, type ProjectRow, visibleProjectIds } from './access.ts';
 
@@ -174,15 +175,15 @@ export async function listProjectAudit(
   pageSize: number,
 ): Promise<{ rows: (typeof auditLog.$inferSelect)[]; total: number }> {
   const where = eq(auditLog.projectId, projectId);
-  const [rows, [counted]] = await Promise.all([
+  const { limit, offset } = pageWindow({ page, pageSize });
+  return withTotal(
     db
       .select()
       .from(auditLog)
       .where(where)
       .orderBy(desc(auditLog.at), desc(auditLog.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
+      .limit(limit)
+      .offset(offset),
     db.select({ n: count() }).from(auditLog).where(where),
-  ]);
-  return { rows, total: counted.n };
+  );
 }

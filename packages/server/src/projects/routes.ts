@@ -9,20 +9,14 @@ import {
   ProjectView,
   UpdateProjectBody,
 } from '@beacon/protocol';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { requireAccount } from '../auth/principal.ts';
+import { callerOf } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
 import * as service from './service.ts';
 
 const tags = ['projects'];
-
-function caller(request: FastifyRequest) {
-  const principal = requireAccount(request);
-  return { accountId: principal.accountId, account: principal.account, requestId: request.id };
-}
 
 /** /api/v1/projects: the project list and the project itself (SPEC.md §3 Project). */
 export async function projectRoutes(app: App, deps: Deps): Promise<void> {
@@ -36,7 +30,7 @@ export async function projectRoutes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(Paged(ProjectView)) },
       },
     },
-    async (request) => ok(await service.listProjects(deps, caller(request), request.query)),
+    async (request) => ok(await service.listProjects(deps, callerOf(request), request.query)),
   );
 
   app.post(
@@ -49,7 +43,7 @@ export async function projectRoutes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(ProjectView) },
       },
     },
-    async (request) => ok(await service.createProject(deps, caller(request), request.body)),
+    async (request) => ok(await service.createProject(deps, callerOf(request), request.body)),
   );
 
   app.get(
@@ -62,7 +56,7 @@ export async function projectRoutes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(ProjectView) },
       },
     },
-    async (request) => ok(await service.getProject(deps, caller(request), request.params.id)),
+    async (request) => ok(await service.getProject(deps, callerOf(request), request.params.id)),
   );
 
   app.patch(
@@ -77,7 +71,7 @@ export async function projectRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) =>
-      ok(await service.updateProject(deps, caller(request), request.params.id, request.body)),
+      ok(await service.updateProject(deps, callerOf(request), request.params.id, request.body)),
   );
 
   app.delete(
@@ -90,7 +84,7 @@ export async function projectRoutes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(z.object({ id: z.number().int() })) },
       },
     },
-    async (request) => ok(await service.deleteProject(deps, caller(request), request.params.id)),
+    async (request) => ok(await service.deleteProject(deps, callerOf(request), request.params.id)),
   );
 
   app.get(
@@ -104,6 +98,7 @@ export async function projectRoutes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(Paged(AuditView)) },
       },
     },
-    async (request) => ok(await service.projectLogs(deps, caller(request), request.params.id, request.query)),
+    async (request) =>
+      ok(await service.projectLogs(deps, callerOf(request), request.params.id, request.query)),
   );
 }

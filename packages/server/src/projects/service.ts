@@ -4,16 +4,16 @@ import {
   BUILTIN_SCENARIOS,
   Codes,
   CreateProjectBody,
-  failureFromZod,
   type PageQuery,
   type ProjectListQuery,
   type ProjectTimeRange,
   type ProjectView,
+  parseOrThrow,
   UpdateProjectBody,
 } from '@beacon/protocol';
 import type { z } from 'zod';
-import { type Actor, recordAudit } from '../audit/audit.ts';
-import type { Principal } from '../auth/principal.ts';
+import { recordAudit } from '../audit/audit.ts';
+import type { Caller } from '../auth/principal.ts';
 import type { DbOrTx } from '../db/client.ts';
 import type { Deps } from '../deps.ts';
 import {
@@ -26,7 +26,6 @@ import {
 import * as repo from './repository.ts';
 
 type Paged<T> = { items: T[]; total: number; page: number; pageSize: number };
-type Caller = Pick<Principal, 'accountId' | 'account'> & { requestId?: string };
 type ServiceDeps = Pick<Deps, 'database' | 'config' | 'now'>;
 
 const ENTITY = 'project';
@@ -34,13 +33,6 @@ const BUILTIN = new Set<string>(BUILTIN_SCENARIOS);
 const noMember = { permission: null, expiresAt: null, acceptedAt: null, via: null };
 
 /** Invariant 2: services validate with the protocol schema whoever calls them; a failure is its catalogue code. */
-function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const failure = failureFromZod(result.error);
-  throw new AppError(failure.code, failure.message, failure.fields);
-}
-
 export function toProjectView(access: ProjectAccess, deviceCount: number): ProjectView {
   const p = access.project;
   return {
@@ -69,10 +61,6 @@ export function rangeStart(range: ProjectTimeRange, now: Date): Date {
   else if (range === '1y') since.setUTCFullYear(since.getUTCFullYear() - 1);
   else since.setUTCMonth(since.getUTCMonth() - Number.parseInt(range, 10));
   return since;
-}
-
-function actorOf(caller: Caller): Actor {
-  return { accountId: caller.accountId, account: caller.account, requestId: caller.requestId };
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -138,7 +126,7 @@ export async function createProject(
   caller: Caller,
   input: CreateProjectBody,
 ): Promise<ProjectView> {
-  const body = validate(CreateProjectBody, input);
+  const body = parseOrThrow(CreateProjectBody, input);
   const now = deps.now();
   const row = await mapNameRace(() =>
     deps.database.db.transaction(async (tx) => {
@@ -149,7 +137,7 @@ export async function createProject(
       }
       if (await repo.nameTaken(tx, caller.accountId, body.name)) throw nameTakenError(body.name);
       const created = await repo.insertProject(tx, { ...body, ownerId: caller.accountId, createdAt: now });
-      await recordAudit(tx, actorOf(caller), {
+      await recordAudit(tx, caller, {
         at: now,
         projectId: created.id,
         action: 'create',
@@ -172,7 +160,7 @@ export async function updateProject(
   id: number,
   input: UpdateProjectBody,
 ): Promise<ProjectView> {
-  const changes = validate(UpdateProjectBody, input);
+  const changes = parseOrThrow(UpdateProjectBody, input);
   const now = deps.now();
   const access = await mapNameRace(() =>
     deps.database.db.transaction(async (tx) => {
@@ -191,7 +179,7 @@ export async function updateProject(
         throw nameTakenError(patch.name);
       }
       const project = await repo.updateProject(tx, id, { ...patch, updatedAt: now });
-      await recordAudit(tx, actorOf(caller), {
+      await recordAudit(tx, caller, {
         at: now,
         projectId: id,
         action: 'update',
@@ -211,7 +199,7 @@ export async function deleteProject(deps: ServiceDeps, caller: Caller, id: numbe
   await deps.database.db.transaction(async (tx) => {
     const access = requireOwner(await loadProjectAccess(tx, caller, id, { now, lock: 'update' }));
     await repo.deleteProject(tx, id);
-    await recordAudit(tx, actorOf(caller), {
+    await recordAudit(tx, caller, {
       at: now,
       projectId: id,
       action: 'delete',

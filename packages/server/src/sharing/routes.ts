@@ -16,10 +16,9 @@ import {
   TransferView,
   UpdateShareBody,
 } from '@beacon/protocol';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { webOnly } from '../accounts/web-only.ts';
-import { requireAccount } from '../auth/principal.ts';
+import { callerOf } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
@@ -27,11 +26,6 @@ import * as service from './service.ts';
 
 const ShareParams = ProjectParams.extend({ accountId: IdParam });
 const tags = ['sharing'];
-
-function caller(request: FastifyRequest) {
-  const principal = requireAccount(request);
-  return { accountId: principal.accountId, account: principal.account, requestId: request.id };
-}
 
 /**
  * Sharing a project, invitations and transfer of permission (SPEC.md §3 Share record, §4, §6).
@@ -56,7 +50,7 @@ async function routes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(ShareList) },
       },
     },
-    async (request) => ok(await service.listShares(deps, caller(request), request.params.id)),
+    async (request) => ok(await service.listShares(deps, callerOf(request), request.params.id)),
   );
 
   app.post(
@@ -71,7 +65,8 @@ async function routes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(ShareView) },
       },
     },
-    async (request) => ok(await service.createShare(deps, caller(request), request.params.id, request.body)),
+    async (request) =>
+      ok(await service.createShare(deps, callerOf(request), request.params.id, request.body)),
   );
 
   app.patch(
@@ -89,7 +84,7 @@ async function routes(app: App, deps: Deps): Promise<void> {
       ok(
         await service.updateShare(
           deps,
-          caller(request),
+          callerOf(request),
           request.params.id,
           request.params.accountId,
           request.body,
@@ -108,7 +103,7 @@ async function routes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) =>
-      ok(await service.deleteShare(deps, caller(request), request.params.id, request.params.accountId)),
+      ok(await service.deleteShare(deps, callerOf(request), request.params.id, request.params.accountId)),
   );
 
   app.post(
@@ -121,7 +116,7 @@ async function routes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(ProjectIdView) },
       },
     },
-    async (request) => ok(await service.unbind(deps, caller(request), request.params.id)),
+    async (request) => ok(await service.unbind(deps, callerOf(request), request.params.id)),
   );
 
   app.post(
@@ -135,7 +130,8 @@ async function routes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(InviteView) },
       },
     },
-    async (request) => ok(await service.createInvite(deps, caller(request), request.params.id, request.body)),
+    async (request) =>
+      ok(await service.createInvite(deps, callerOf(request), request.params.id, request.body)),
   );
 
   app.post(
@@ -150,7 +146,7 @@ async function routes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(TransferView) },
       },
     },
-    async (request) => ok(await service.transfer(deps, caller(request), request.params.id, request.body)),
+    async (request) => ok(await service.transfer(deps, callerOf(request), request.params.id, request.body)),
   );
 
   app.delete(
@@ -163,7 +159,7 @@ async function routes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(ProjectIdView) },
       },
     },
-    async (request) => ok(await service.cancelTransfer(deps, caller(request), request.params.id)),
+    async (request) => ok(await service.cancelTransfer(deps, callerOf(request), request.params.id)),
   );
 
   app.get(
@@ -175,7 +171,7 @@ async function routes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(OfferList) },
       },
     },
-    async (request) => ok(await service.listOffers(deps, caller(request))),
+    async (request) => ok(await service.listOffers(deps, callerOf(request))),
   );
 
   app.post(
@@ -190,7 +186,7 @@ async function routes(app: App, deps: Deps): Promise<void> {
     },
     async (request) => {
       const { kind, projectId } = request.params;
-      const who = caller(request);
+      const who = callerOf(request);
       return ok(
         kind === 'share'
           ? await service.acceptShareOffer(deps, who, projectId)
@@ -211,7 +207,7 @@ async function routes(app: App, deps: Deps): Promise<void> {
     },
     async (request) => {
       const { kind, projectId } = request.params;
-      const who = caller(request);
+      const who = callerOf(request);
       return ok(
         kind === 'share'
           ? await service.declineShareOffer(deps, who, projectId)
@@ -230,7 +226,7 @@ async function routes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(InvitePreview) },
       },
     },
-    async (request) => ok(await service.previewInvite(deps, caller(request), request.params.code)),
+    async (request) => ok(await service.previewInvite(deps, callerOf(request), request.params.code)),
   );
 
   app.post(
@@ -243,6 +239,6 @@ async function routes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(ProjectIdView) },
       },
     },
-    async (request) => ok(await service.acceptInvite(deps, caller(request), request.params.code)),
+    async (request) => ok(await service.acceptInvite(deps, callerOf(request), request.params.code)),
   );
 }

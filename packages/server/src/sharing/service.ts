@@ -4,13 +4,13 @@ import {
   Codes,
   CreateInviteBody,
   CreateShareBody,
-  failureFromZod,
   type InvitePreview,
   type InviteView,
   LIMITS,
   type OfferList,
   type OfferView,
   type ProjectIdView,
+  parseOrThrow,
   type ShareList,
   SharePermission,
   ShareValidity,
@@ -20,8 +20,8 @@ import {
   UpdateShareBody,
 } from '@beacon/protocol';
 import type { z } from 'zod';
-import { type Actor, recordAudit } from '../audit/audit.ts';
-import type { Principal } from '../auth/principal.ts';
+import { recordAudit } from '../audit/audit.ts';
+import type { Caller } from '../auth/principal.ts';
 import { hashSecret } from '../auth/tokens.ts';
 import type { DbOrTx, Tx } from '../db/client.ts';
 import type { Deps } from '../deps.ts';
@@ -41,7 +41,6 @@ import {
   toShareView,
 } from './rules.ts';
 
-type Caller = Pick<Principal, 'accountId' | 'account'> & { requestId?: string };
 type ServiceDeps = Pick<Deps, 'database' | 'config' | 'now'>;
 
 export const SHARE_EXPIRE_JOB = 'share.expire';
@@ -50,19 +49,6 @@ const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 export const expiryKey = (projectId: number, accountId: number): string =>
   `share.expire:${projectId}:${accountId}`;
-
-function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const failure = failureFromZod(result.error);
-  throw new AppError(failure.code, failure.message, failure.fields);
-}
-
-const actorOf = (caller: Caller): Actor => ({
-  accountId: caller.accountId,
-  account: caller.account,
-  requestId: caller.requestId,
-});
 
 export function shareLimits(deps: Pick<Deps, 'config'>): ShareLimits {
   return { maxRead: deps.config.shareMaxRead, maxReadWrite: deps.config.shareMaxReadWrite };
@@ -182,7 +168,7 @@ export async function createShare(
   projectId: number,
   input: CreateShareBody,
 ): Promise<ShareView> {
-  const body = validate(CreateShareBody, input);
+  const body = parseOrThrow(CreateShareBody, input);
   const now = deps.now();
   const hours = body.validity === ShareValidity.TIMED ? (body.hours ?? null) : null;
   return write(deps, async (tx) => {
@@ -213,7 +199,7 @@ export async function createShare(
       offeredBy: caller.accountId,
       createdAt: now,
     });
-    await recordAudit(tx, actorOf(caller), {
+    await recordAudit(tx, caller, {
       at: now,
       projectId,
       action: 'offer',
@@ -270,7 +256,7 @@ export async function acceptShareOffer(
     await repo.deleteOffer(tx, projectId, caller.accountId);
     await repo.clearDeparture(tx, projectId, caller.accountId);
     await syncExpiryJob(tx, member);
-    await recordAudit(tx, actorOf(caller), {
+    await recordAudit(tx, caller, {
       at: now,
       projectId,
       action: 'accept',
@@ -293,7 +279,7 @@ export async function declineShareOffer(
     const offer = await repo.findOffer(tx, projectId, caller.accountId, true);
     if (!offer) throw new AppError(Codes.NO_OFFER);
     await repo.deleteOffer(tx, projectId, caller.accountId);
-    await recordAudit(tx, actorOf(caller), {
+    await recordAudit(tx, caller, {
       at: deps.now(),
       projectId,
       action: 'decline',
@@ -341,7 +327,7 @@ export async function updateShare(
   accountId: number,
   input: UpdateShareBody,
 ): Promise<ShareView> {
-  const body = validate(UpdateShareBody, input);
+  const body = parseOrThrow(UpdateShareBody, input);
   const now = deps.now();
   return write(deps, async (tx) => {
     requireShareManager(await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' }));
@@ -407,7 +393,7 @@ async function updateMemberShare(
   }
   const after = await repo.updateMember(tx, projectId, accountId, changes);
   await syncExpiryJob(tx, after);
-  await recordAudit(tx, actorOf(caller), {
+  await recordAudit(tx, caller, {
     at: now,
     projectId,
     action: 'update',
@@ -440,7 +426,7 @@ async function updateOfferTerms(
     permanentManagers: managers.permanent - (wasManager && before.validHours === null ? 1 : 0),
   });
   const after = await repo.updateOffer(tx, projectId, accountId, { permission, validHours: hours });
-  await recordAudit(tx, actorOf(caller), {
+  await recordAudit(tx, caller, {
     at: now,
     projectId,
     action: 'update',
@@ -468,7 +454,7 @@ export async function deleteShare(
       if (!offer) throw new AppError(Codes.PROJECT_INVALID, 'This account has no share of the project');
       const listed = await repo.offerOf(tx, projectId, accountId);
       await repo.deleteOffer(tx, projectId, accountId);
-      await recordAudit(tx, actorOf(caller), {
+      await recordAudit(tx, caller, {
         at: now,
         projectId,
         action: 'delete',
@@ -486,7 +472,7 @@ export async function deleteShare(
     // A row that had already run out (the job not yet past it) was lost by expiry, not by the delete.
     const ranOut = member.expiresAt !== null && member.expiresAt.getTime() <= now.getTime();
     await repo.recordDeparture(tx, projectId, accountId, ranOut ? 'expired' : 'removed', now);
-    await recordAudit(tx, actorOf(caller), {
+    await recordAudit(tx, caller, {
       at: now,
       projectId,
       action: 'delete',
@@ -514,7 +500,7 @@ export async function unbind(deps: ServiceDeps, caller: Caller, projectId: numbe
     await repo.deleteOpenInvitesFor(tx, projectId, caller.accountId);
     await cancelJob(tx, expiryKey(projectId, caller.accountId));
     await repo.recordDeparture(tx, projectId, caller.accountId, 'removed', now);
-    await recordAudit(tx, actorOf(caller), {
+    await recordAudit(tx, caller, {
       at: now,
       projectId,
       action: 'unbind',
@@ -539,7 +525,7 @@ export async function createInvite(
   projectId: number,
   input: CreateInviteBody,
 ): Promise<InviteView> {
-  const body = validate(CreateInviteBody, input);
+  const body = parseOrThrow(CreateInviteBody, input);
   const now = deps.now();
   const hours = body.validity === ShareValidity.TIMED ? (body.hours ?? null) : null;
   const expiresAt = new Date(now.getTime() + body.expiresInHours * HOUR);
@@ -582,7 +568,7 @@ export async function createInvite(
       createdAt: now.toISOString(),
     };
     const { code: _secret, link: _link, ...recorded } = view;
-    await recordAudit(tx, actorOf(caller), {
+    await recordAudit(tx, caller, {
       at: now,
       projectId,
       action: 'create',
@@ -668,7 +654,7 @@ export async function acceptInvite(deps: ServiceDeps, caller: Caller, code: stri
     await repo.markInviteUsed(tx, invite.id, caller.accountId, now);
     await repo.clearDeparture(tx, invite.projectId, caller.accountId);
     await syncExpiryJob(tx, member);
-    await recordAudit(tx, actorOf(caller), {
+    await recordAudit(tx, caller, {
       at: now,
       projectId: invite.projectId,
       action: 'accept',
@@ -691,7 +677,7 @@ export async function transfer(
   projectId: number,
   input: TransferBody,
 ): Promise<TransferView> {
-  const body = validate(TransferBody, input);
+  const body = parseOrThrow(TransferBody, input);
   const now = deps.now();
   return write(deps, async (tx) => {
     const access = await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' });
@@ -707,7 +693,7 @@ export async function transfer(
       toAccountId: target.id,
       createdAt: now,
     });
-    await recordAudit(tx, actorOf(caller), {
+    await recordAudit(tx, caller, {
       at: now,
       projectId,
       action: 'offer',
@@ -734,7 +720,7 @@ export async function cancelTransfer(
     const pending = await repo.findTransfer(tx, projectId, true);
     if (!pending) throw new AppError(Codes.NOT_FOUND, 'The project has no pending transfer');
     await repo.deleteTransfer(tx, projectId);
-    await recordAudit(tx, actorOf(caller), {
+    await recordAudit(tx, caller, {
       at: now,
       projectId,
       action: 'cancel',
@@ -757,7 +743,7 @@ export async function declineTransfer(
     const pending = await repo.findTransfer(tx, projectId, true);
     if (!pending || pending.toAccountId !== caller.accountId) throw new AppError(Codes.NO_OFFER);
     await repo.deleteTransfer(tx, projectId);
-    await recordAudit(tx, actorOf(caller), {
+    await recordAudit(tx, caller, {
       at: deps.now(),
       projectId,
       action: 'decline',
@@ -806,7 +792,7 @@ export async function acceptTransfer(
     await repo.deleteTransfer(tx, projectId);
     await repo.setOwner(tx, projectId, caller.accountId, now);
     await repo.recordDeparture(tx, projectId, previousOwner, 'removed', now);
-    await recordAudit(tx, actorOf(caller), {
+    await recordAudit(tx, caller, {
       at: now,
       projectId,
       action: 'transfer',

@@ -1,5 +1,6 @@
 import { DownloadOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import {
+  AddDeviceBody,
   DEVICE_NAME_MAX,
   type DeviceView,
   type ImportResultView,
@@ -34,6 +35,7 @@ import { useInertMeasureRow } from '../../components/useInertMeasureRow.ts';
 import { checkRule } from '../../forms/checkRule.ts';
 import { EnterSubmits } from '../../forms/EnterSubmits.tsx';
 import { useFormSubmit } from '../../forms/useFormSubmit.ts';
+import { parseForm } from '../../forms/zodForm.ts';
 import { PageTitle } from '../../layout/PageTitle.tsx';
 import { useIsPhone } from '../../layout/useIsPhone.ts';
 import { canWrite, useCurrentProject } from '../../session/currentProject.ts';
@@ -160,7 +162,7 @@ export function DevicesPage() {
       ...p,
       page: pagination.current ?? 1,
       pageSize: pagination.pageSize ?? p.pageSize,
-      sort: s?.order ? String(s.columnKey ?? s.field) : 'name',
+      sort: s?.order ? (String(s.columnKey ?? s.field) as DeviceListParams['sort']) : 'name',
       order: s?.order === 'descend' ? 'desc' : 'asc',
     }));
   };
@@ -475,12 +477,19 @@ function AddDeviceModal({
   // OK goes through the form's own submit: a field that fails its rule stops there, shown on the
   // field, instead of rejecting a promise nobody awaits (antd's Modal ignores onOk's result).
   const submit = async (values: { sn: string; model?: string; name?: string }) => {
-    await run(async () => {
-      await devicesApi.add(projectId, {
+    // The body the server validates, checked with the same schema before it is sent.
+    const body = parseForm(
+      AddDeviceBody,
+      {
         sn: values.sn.trim(),
         ...(values.model ? { model: values.model } : {}),
         ...(values.name?.trim() ? { name: values.name.trim() } : {}),
-      });
+      },
+      form,
+    );
+    if (!body) return;
+    await run(async () => {
+      await devicesApi.add(projectId, body);
       showSuccess(t('devices.added'));
       queryClient.invalidateQueries({ queryKey: devicesKey(projectId) });
       form.resetFields();

@@ -1,66 +1,49 @@
 import {
-  type ActionResultView,
   type AddDeviceBody,
-  type BulkActionView,
   COMMAND_IDS_MAX,
   type CommandView,
-  type DeviceDetailView,
+  DEVICE_ROUTES,
   type DeviceView,
-  type FirmwareView,
-  type ImportResultView,
   type MaintenanceAction,
-  type MaintenanceView,
+  type RouteQuery,
   type UpdateDeviceBody,
 } from '@beacon/protocol';
-import { client, type Paged } from '../../api/index.ts';
+import { callRoute, uploadToRoute } from '../../api/route.ts';
 
-/** What the device list asks the server for (DeviceListQuery of the protocol). */
-export interface DeviceListParams {
-  page: number;
-  pageSize: number;
-  q?: string;
-  ip?: string;
-  model?: string;
-  name?: string;
-  mac?: string;
-  port?: number;
-  vlan?: number;
-  sort?: string;
-  order?: 'asc' | 'desc';
-}
+const R = DEVICE_ROUTES;
 
-/** /api/v1/projects/{id}/devices (inventory) and its maintenance actions. */
+/** What the device list asks the server for: the query of the contract's list route (DeviceListQuery). */
+export type DeviceListParams = RouteQuery<typeof DEVICE_ROUTES.list> & { page: number; pageSize: number };
+
+/** /api/v1/projects/{id}/devices (inventory) and its maintenance actions, from DEVICE_ROUTES. */
 export const devicesApi = {
   list: (projectId: number, params: DeviceListParams) =>
-    client.get<Paged<DeviceView>>(`/projects/${projectId}/devices`, { query: { ...params } }),
-  get: (projectId: number, sn: string) =>
-    client.get<DeviceDetailView>(`/projects/${projectId}/devices/${sn}`),
-  add: (projectId: number, body: AddDeviceBody) =>
-    client.post<DeviceView>(`/projects/${projectId}/devices`, body),
+    callRoute(R.list, { id: projectId }, { query: { ...params } }),
+  get: (projectId: number, sn: string) => callRoute(R.get, { id: projectId, sn }),
+  add: (projectId: number, body: AddDeviceBody) => callRoute(R.add, { id: projectId }, { body }),
   update: (projectId: number, sn: string, body: UpdateDeviceBody) =>
-    client.patch<DeviceView>(`/projects/${projectId}/devices/${sn}`, body),
+    callRoute(R.update, { id: projectId, sn }, { body }),
   remove: (projectId: number, sn: string, mode: 'unbind' | 'delete') =>
-    client.del<unknown>(`/projects/${projectId}/devices/${sn}`, { query: { mode } }),
+    callRoute(R.remove, { id: projectId, sn }, { query: { mode } }),
   import: (projectId: number, file: File) => {
     const form = new FormData();
     form.append('file', file, file.name);
-    return client.upload<ImportResultView>(`/projects/${projectId}/devices/import`, form);
+    return uploadToRoute(R.import, { id: projectId }, form);
   },
   templateUrl: '/api/v1/devices/import-template',
 
-  maintenance: (projectId: number, sn: string) =>
-    client.get<MaintenanceView>(`/projects/${projectId}/devices/${sn}/maintenance`),
+  maintenance: (projectId: number, sn: string) => callRoute(R.maintenance, { id: projectId, sn }),
   action: (projectId: number, sn: string, action: MaintenanceAction, params: Record<string, unknown> = {}) =>
-    client.post<ActionResultView>(`/projects/${projectId}/devices/${sn}/actions/${action}`, params),
+    callRoute(R.action, { id: projectId, sn, action }, { body: params }),
   bulk: (projectId: number, action: MaintenanceAction, sns: string[], params: Record<string, unknown> = {}) =>
-    client.post<BulkActionView>(`/projects/${projectId}/devices/actions/${action}`, { sns, params }),
+    callRoute(R.bulk, { id: projectId, action }, { body: { sns, params } }),
   /** Commands by id (a bulk action's), COMMAND_IDS_MAX per request. */
   commands: async (projectId: number, ids: readonly string[]): Promise<CommandView[]> => {
     const chunks: string[][] = [];
     for (let i = 0; i < ids.length; i += COMMAND_IDS_MAX) chunks.push(ids.slice(i, i + COMMAND_IDS_MAX));
     const pages = await Promise.all(
       chunks.map((chunk) =>
-        client.get<CommandView[]>(`/projects/${projectId}/commands`, { query: { ids: chunk.join(',') } }),
+        callRoute(R.projectCommands, { id: projectId }, { query: { ids: chunk.join(',') } }),
       ),
     );
     return pages.flat();
@@ -68,7 +51,7 @@ export const devicesApi = {
   uploadFirmware: (projectId: number, file: File) => {
     const form = new FormData();
     form.append('file', file, file.name);
-    return client.upload<FirmwareView>(`/projects/${projectId}/firmware`, form);
+    return uploadToRoute(R.uploadFirmware, { id: projectId }, form);
   },
 };
 

@@ -1,10 +1,9 @@
+import { blockReason, type DeviceFacts } from '@beacon/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   BULK_SPECS,
-  blockReason,
   bulkSpec,
   countReasons,
-  type DeviceFacts,
   partitionSelection,
   rememberRows,
   resolveSelection,

@@ -1,59 +1,17 @@
 import {
-  busyCode,
+  type BlockReason,
+  blockReason,
   compareVersions,
-  isOfflineStatus,
+  type DeviceFacts,
   type MaintenanceAction,
   modelInfo,
-  RESTART_ACTIONS,
 } from '@beacon/protocol';
 
 /**
- * Which maintenance actions a device can take now, what the selection of the device table can do
- * in bulk, and how a bulk call's answer reads: pure functions, unit-tested in rules.test.ts.
- * The server checks the same rules (packages/server/src/maintenance/service.ts); the UI uses them
- * to disable buttons and to say beforehand how many devices will be refused.
+ * What the selection of the device table can do in bulk, and how a bulk call's answer reads: pure
+ * functions, unit-tested in rules.test.ts. Which actions a device can take now (blockReason) lives
+ * in packages/protocol (api/action-rules.ts), beside the server's own refusal rules.
  */
-
-/** What the rules need of a device (DeviceView and DeviceDetailView both fit). */
-export interface DeviceFacts {
-  sn: string;
-  name?: string;
-  model: string;
-  status: number;
-  operation: string | null;
-  managementMode: number;
-  firmware?: string | null;
-  capabilities?: readonly string[];
-}
-
-export type BlockReason = 'readOnly' | 'model' | 'offline' | 'local' | 'busy';
-
-/** Actions a device in local management still takes from the cloud (SPEC.md §4). */
-const LOCAL_ALLOWED: readonly MaintenanceAction[] = [
-  'reboot',
-  'locate',
-  'local-management',
-  'remote-management',
-];
-
-export function capabilitiesOf(device: DeviceFacts): ReadonlySet<string> {
-  return new Set<string>(modelInfo(device.model)?.capabilities ?? device.capabilities ?? []);
-}
-
-/** Why `device` cannot take `action` now (an i18n key under devices.blocked), or null. */
-export function blockReason(
-  action: MaintenanceAction,
-  device: DeviceFacts,
-  options: { writable: boolean; capability?: string },
-): BlockReason | null {
-  if (!options.writable) return 'readOnly';
-  if (options.capability && !capabilitiesOf(device).has(options.capability)) return 'model';
-  // A schedule lives in the cloud: it can be set while the device is away.
-  if (isOfflineStatus(device.status) && action !== 'reboot-schedule') return 'offline';
-  if (device.managementMode === 0 && !LOCAL_ALLOWED.includes(action)) return 'local';
-  if (RESTART_ACTIONS.includes(action) && busyCode(device.status, device.operation) !== null) return 'busy';
-  return null;
-}
 
 /** An entry of the bulk menu: one action with fixed parameters, or a form for them. */
 export interface BulkSpec {
