@@ -213,6 +213,16 @@ describe('configuration actions', () => {
     const names = view.body.data.commands.map((c) => c.name);
     expect(names).toContain('get-config');
     expect(JSON.stringify(view.body.data.commands)).not.toContain('Str0ng-Pass2');
+    // At rest too: the reply is stored with its secrets sealed (invariant 9)…
+    const stored = await server.database.db
+      .select({ data: deviceCommands.data })
+      .from(deviceCommands)
+      .where(and(eq(deviceCommands.sn, ap.sn), eq(deviceCommands.name, 'get-config')));
+    expect(stored.length).toBeGreaterThan(0);
+    expect(JSON.stringify(stored)).not.toContain('Str0ng-Pass2');
+    // …and the revision built from it still gives the device its own password back.
+    await waitFor(async () => (await deviceRow(server, ap.sn))?.configStatus === 'applied', 'LED applied');
+    expect(ap.core.store.checkPassword('Str0ng-Pass2')).toBe(true);
   });
 
   it('locate, LED, rate limit', async () => {

@@ -111,7 +111,7 @@ export class CommandDispatcher {
         const row = await this.record(id, null, CommandState.TIMEOUT, COMMAND_EXPIRED, message, null);
         waiter.resolve(
           row
-            ? outcomeOf(row)
+            ? this.openOutcome(outcomeOf(row))
             : {
                 id,
                 sn: waiter.sn,
@@ -337,11 +337,19 @@ export class CommandDispatcher {
     }
   }
 
+  /** The outcome with the secrets its stored reply holds sealed opened again, for its waiter only. */
+  private openOutcome(outcome: CommandOutcome): CommandOutcome {
+    return outcome.data ? { ...outcome, data: this.d.secrets.openDocument(outcome.data) } : outcome;
+  }
+
   /** A device's reply (from ingest). */
   async onReply(sn: string, reply: Reply): Promise<void> {
     const state = reply.code === 0 ? CommandState.SUCCESS : CommandState.FAILED;
     const message = reply.message ?? (reply.code === 0 ? null : errorMessage(reply.code));
-    await this.outcomes.add({ id: reply.id, sn, state, code: reply.code, message, data: reply.data ?? null });
+    // What a device answers may carry its secrets (get-config: the admin password): stored sealed,
+    // like a configuration revision, and opened only for the command's waiter (openOutcome).
+    const data = reply.data ? this.d.secrets.sealDocument(reply.data) : null;
+    await this.outcomes.add({ id: reply.id, sn, state, code: reply.code, message, data });
   }
 
   /**
@@ -360,7 +368,7 @@ export class CommandDispatcher {
       const waiter = this.waiters.get(row.id);
       if (waiter) {
         this.waiters.delete(row.id);
-        waiter.resolve(outcomeOf(row));
+        waiter.resolve(this.openOutcome(outcomeOf(row)));
       }
     }
     return items.map((item) => (first.get(item.id) === item ? (byId.get(item.id) ?? null) : null));
@@ -381,7 +389,7 @@ export class CommandDispatcher {
         .select()
         .from(deviceCommands)
         .where(eq(deviceCommands.id, event.id))
-        .then(([row]) => waiter.resolve(outcomeOf(row)))
+        .then(([row]) => waiter.resolve(this.openOutcome(outcomeOf(row))))
         .catch(() =>
           waiter.resolve({
             id: event.id,
