@@ -139,10 +139,10 @@ export function ProjectPreviewPage() {
                 <Descriptions.Item label={t('project.owner')}>{p.ownerAccount}</Descriptions.Item>
                 <Descriptions.Item label={t('project.devices')}>{p.deviceCount}</Descriptions.Item>
                 <Descriptions.Item label={t('project.created')}>
-                  {formatDateTime(p.createdAt)}
+                  {formatDateTimeInZone(p.createdAt, p.timeZone)}
                 </Descriptions.Item>
                 <Descriptions.Item label={t('project.updated')}>
-                  {formatDateTime(p.updatedAt)}
+                  {formatDateTimeInZone(p.updatedAt, p.timeZone)}
                 </Descriptions.Item>
               </Descriptions>
             )}
