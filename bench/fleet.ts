@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startFleet } from '@beacon/agent';
 import { freePort } from '../packages/server/src/db/embedded.ts';
+import { apiCaller, waitForHealth } from './http.ts';
 import { type DeviceType, fleetSnPlan } from './plan.ts';
 
 const args = process.argv.slice(2);
@@ -109,29 +110,8 @@ async function main() {
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/api/v1/health`)).ok) break;
-      } catch {}
-      if (i > 600) throw new Error('server did not start');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    let cookie = '';
-    const call = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
-      const headers: Record<string, string> = cookie ? { cookie } : {};
-      let payload: string | FormData | undefined;
-      if (body instanceof FormData) payload = body;
-      else if (body !== undefined) {
-        headers['content-type'] = 'application/json';
-        payload = JSON.stringify(body);
-      }
-      const res = await fetch(`${base}/api/v1${p}`, { method, headers, body: payload });
-      const token = res.headers.getSetCookie().find((c) => c.startsWith('token='));
-      if (token) cookie = token.split(';')[0];
-      const json = (await res.json()) as { code: number; data: T; message?: string };
-      if (json.code !== 0) throw new Error(`${method} ${p}: ${json.code} ${json.message}`);
-      return json.data;
-    };
+    await waitForHealth(base);
+    const call = apiCaller(base);
 
     const email = `bench-${Date.now()}@example.com`;
     await call('POST', '/auth/codes', { email, purpose: 'signup' });

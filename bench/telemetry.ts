@@ -21,6 +21,7 @@ import path from 'node:path';
 import { upTopic } from '@beacon/protocol';
 import mqtt from 'mqtt';
 import { freePort } from '../packages/server/src/db/embedded.ts';
+import { waitForHealth } from './http.ts';
 
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 500);
@@ -129,13 +130,7 @@ async function run(): Promise<{
   });
   const clients: mqtt.MqttClient[] = [];
   try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/api/v1/health`)).ok) break;
-      } catch {}
-      if (i > 600) throw new Error('server did not start');
-      await sleep(200);
-    }
+    await waitForHealth(`http://127.0.0.1:${port}`);
     const sns = Array.from({ length: N }, (_, i) => `BENCHTM${String(i).padStart(9, '0')}`);
     for (let i = 0; i < N; i += 100) {
       await Promise.all(

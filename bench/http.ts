@@ -1,0 +1,32 @@
+/** What the benchmarks share to talk to a server they started as a child process. */
+
+/** Waits until the server at `base` answers /health (up to two minutes). */
+export async function waitForHealth(base: string): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/api/v1/health`)).ok) return;
+    } catch {}
+    if (i > 600) throw new Error('server did not start');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** An API caller that keeps the session cookie like a browser and throws on a non-zero code. */
+export function apiCaller(base: string): <T>(method: string, path: string, body?: unknown) => Promise<T> {
+  let cookie = '';
+  return async <T>(method: string, p: string, body?: unknown): Promise<T> => {
+    const headers: Record<string, string> = cookie ? { cookie } : {};
+    let payload: string | FormData | undefined;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    const res = await fetch(`${base}/api/v1${p}`, { method, headers, body: payload });
+    const token = res.headers.getSetCookie().find((c) => c.startsWith('token='));
+    if (token) cookie = token.split(';')[0];
+    const json = (await res.json()) as { code: number; data: T; message?: string };
+    if (json.code !== 0) throw new Error(`${method} ${p}: ${json.code} ${json.message}`);
+    return json.data;
+  };
+}
