@@ -279,7 +279,11 @@ let deviceCounter = 0;
 /** A serial number no other test uses (16+ letters and digits). */
 function contractSn(kind: string): string {
   deviceCounter += 1;
-  return `CT${kind}${process.pid}${deviceCounter}${Date.now().toString(36)}`.toUpperCase().slice(0, 32);
+  // Padded: in a container the PID may have two digits, and a serial must have 16 to 32 characters.
+  return `CT${kind}${process.pid}${deviceCounter}${Date.now().toString(36)}`
+    .toUpperCase()
+    .padEnd(20, '0')
+    .slice(0, 32);
 }
 
 /** An xlsx upload with one serial number per row (Serial number header). */
