@@ -5,7 +5,7 @@ import enUS from './en-US.json';
 /**
  * The en-US catalogue: `en-US.json` plus one file per domain under `en-US/` (monitoring.json,
  * network.json, …), each holding its own top-level keys, so that domains add their texts without
- * touching one shared file. A key defined twice is a mistake: the test in i18n.test.ts finds it.
+ * touching one shared file. A key defined twice is a mistake: the test in catalogue.test.ts finds it.
  */
 const domainFiles = import.meta.glob<Record<string, unknown>>('./en-US/*.json', {
   eager: true,
