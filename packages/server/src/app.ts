@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { AppError, Codes, LIMITS } from '@beacon/protocol';
+import { API_PREFIX, AppError, Codes, ok as envelope, LIMITS, PLATFORM_ROUTES, routeUrl } from '@beacon/protocol';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';
@@ -114,8 +114,12 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
   registerOriginCheck(app, config);
   registerPrincipal(app, deps.database.db, config, deps.now);
 
-  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get(HEALTH_PATH, { schema: { hide: true } }, (request, reply) => healthCheck(deps, request, reply));
+  app.get(routeUrl(PLATFORM_ROUTES.openapi), { schema: { hide: true } }, async () => app.swagger());
+  app.get(
+    HEALTH_PATH,
+    { schema: { hide: true, response: { 200: envelope(PLATFORM_ROUTES.health.response) } } },
+    (request, reply) => healthCheck(deps, request, reply),
+  );
 
   await app.register(
     async (api) => {
@@ -137,7 +141,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         await configRoutes(signed as App, deps);
       });
     },
-    { prefix: '/api/v1' },
+    { prefix: API_PREFIX },
   );
 
   const indexHtml = path.join(config.webDist, 'index.html');

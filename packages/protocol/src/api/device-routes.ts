@@ -50,6 +50,7 @@ export const DEVICE_ROUTES = {
     params: ProjectParams,
     response: ImportResultView,
   },
+  importTemplate: { method: 'GET', path: '/devices/import-template', raw: 'file' },
   get: { method: 'GET', path: '/projects/:id/devices/:sn', params: DeviceParams, response: DeviceDetailView },
   update: {
     method: 'PATCH',

@@ -1,20 +1,5 @@
-import {
-  AccountView,
-  ApiKeyBody,
-  ApiKeyCreated,
-  ApiKeyView,
-  AppError,
-  ChangePasswordBody,
-  Codes,
-  ID_MAX,
-  IdParam,
-  ok as okSchema,
-  ScenarioBody,
-  ScenarioView,
-  UpdateProfileBody,
-} from '@beacon/protocol';
+import { ACCOUNT_ROUTES, AppError, Codes, ok as envelope } from '@beacon/protocol';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { requireAccount } from '../auth/principal.ts';
 import { createAuthService } from '../auth/service.ts';
 import { setSessionCookie } from '../auth/sessions.ts';
@@ -26,8 +11,7 @@ import { AVATAR_MAX_BYTES, type CallContext, createAccountService } from './serv
 import { webOnly } from './web-only.ts';
 
 const tags = ['account'];
-const Done = okSchema(z.null());
-const IdParams = z.object({ id: IdParam });
+const R = ACCOUNT_ROUTES;
 
 function context(request: FastifyRequest): CallContext {
   return { requestId: request.id, ip: request.ip, userAgent: request.headers['user-agent'] };
@@ -47,34 +31,34 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   const service = createAccountService(deps, createAuthService(deps));
 
   app.get(
-    '/account',
+    R.get.path,
     {
-      schema: { tags, summary: 'The calling account', response: { 200: okSchema(AccountView) } },
+      schema: { tags, summary: 'The calling account', response: { 200: envelope(R.get.response) } },
     },
     async (request) => ok(await service.get(requireAccount(request))),
   );
 
   app.patch(
-    '/account',
+    R.update.path,
     {
       schema: {
         tags,
         summary: 'Update the profile (company name and location once per year)',
-        body: UpdateProfileBody,
-        response: { 200: okSchema(AccountView) },
+        body: R.update.body,
+        response: { 200: envelope(R.update.response) },
       },
     },
     async (request) => ok(await service.update(requireAccount(request), request.body, context(request))),
   );
 
   app.post(
-    '/account/avatar',
+    R.uploadAvatar.path,
     {
       schema: {
         tags,
         summary: 'Upload the avatar (multipart field `file`: jpg, png, gif or bmp, up to 10 MB)',
         consumes: ['multipart/form-data'],
-        response: { 200: okSchema(AccountView) },
+        response: { 200: envelope(R.uploadAvatar.response) },
       },
     },
     async (request) => {
@@ -85,13 +69,13 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.get(
-    '/accounts/:id/avatar',
+    R.avatar.path,
     {
       schema: {
         tags,
         summary: 'An account avatar image (any signed-in account may read it)',
-        params: IdParams,
-        querystring: z.object({ v: z.coerce.number().int().min(0).max(ID_MAX).optional() }),
+        params: R.avatar.params,
+        querystring: R.avatar.query,
         produces: ['image/png', 'image/jpeg', 'image/gif', 'image/bmp'],
       },
     },
@@ -114,15 +98,15 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.post(
-    '/account/password',
+    R.changePassword.path,
     {
       onRequest: webOnly,
       schema: {
         tags,
         summary:
           'Change the password; other sessions are signed out (70), this one stays; API keys end unless keepApiKeys',
-        body: ChangePasswordBody,
-        response: { 200: Done },
+        body: R.changePassword.body,
+        response: { 200: envelope(R.changePassword.response) },
       },
     },
     async (request, reply) => {
@@ -133,21 +117,21 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.get(
-    '/account/scenarios',
+    R.scenarios.path,
     {
-      schema: { tags, summary: 'Custom scenarios', response: { 200: okSchema(z.array(ScenarioView)) } },
+      schema: { tags, summary: 'Custom scenarios', response: { 200: envelope(R.scenarios.response) } },
     },
     async (request) => ok(await service.listScenarios(requireAccount(request))),
   );
 
   app.post(
-    '/account/scenarios',
+    R.addScenario.path,
     {
       schema: {
         tags,
         summary: 'Add a custom scenario (at most 20)',
-        body: ScenarioBody,
-        response: { 200: okSchema(ScenarioView) },
+        body: R.addScenario.body,
+        response: { 200: envelope(R.addScenario.response) },
       },
     },
     async (request) =>
@@ -155,9 +139,14 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.delete(
-    '/account/scenarios/:id',
+    R.deleteScenario.path,
     {
-      schema: { tags, summary: 'Delete a custom scenario', params: IdParams, response: { 200: Done } },
+      schema: {
+        tags,
+        summary: 'Delete a custom scenario',
+        params: R.deleteScenario.params,
+        response: { 200: envelope(R.deleteScenario.response) },
+      },
     },
     async (request) => {
       await service.deleteScenario(requireAccount(request), request.params.id, context(request));
@@ -166,23 +155,23 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.get(
-    '/account/api-keys',
+    R.apiKeys.path,
     {
       onRequest: webOnly,
-      schema: { tags, summary: 'OpenAPI keys', response: { 200: okSchema(z.array(ApiKeyView)) } },
+      schema: { tags, summary: 'OpenAPI keys', response: { 200: envelope(R.apiKeys.response) } },
     },
     async (request) => ok(await service.listApiKeys(requireAccount(request))),
   );
 
   app.post(
-    '/account/api-keys',
+    R.createApiKey.path,
     {
       onRequest: webOnly,
       schema: {
         tags,
         summary: 'Create an OpenAPI key; the secret is shown only in this answer',
-        body: ApiKeyBody,
-        response: { 200: okSchema(ApiKeyCreated) },
+        body: R.createApiKey.body,
+        response: { 200: envelope(R.createApiKey.response) },
       },
     },
     async (request) =>
@@ -190,10 +179,15 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.delete(
-    '/account/api-keys/:id',
+    R.deleteApiKey.path,
     {
       onRequest: webOnly,
-      schema: { tags, summary: 'Delete an OpenAPI key', params: IdParams, response: { 200: Done } },
+      schema: {
+        tags,
+        summary: 'Delete an OpenAPI key',
+        params: R.deleteApiKey.params,
+        response: { 200: envelope(R.deleteApiKey.response) },
+      },
     },
     async (request) => {
       await service.deleteApiKey(requireAccount(request), request.params.id, context(request));

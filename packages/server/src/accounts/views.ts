@@ -1,8 +1,10 @@
 import {
+  ACCOUNT_ROUTES,
   type AccessType,
   type AccountView,
   ALL_MENU_FLAGS,
   type MenuFlags,
+  routeUrl,
   type SessionView,
 } from '@beacon/protocol';
 import type { accounts } from '../db/schema.ts';
@@ -23,7 +25,7 @@ function lockedUntil(changedAt: Date | null, now: Date): string | null {
 }
 
 export function avatarUrl(row: Pick<AccountRow, 'id' | 'avatarMime' | 'avatarVersion'>): string | null {
-  return row.avatarMime ? `/api/v1/accounts/${row.id}/avatar?v=${row.avatarVersion}` : null;
+  return row.avatarMime ? `${routeUrl(ACCOUNT_ROUTES.avatar, { id: row.id })}?v=${row.avatarVersion}` : null;
 }
 
 export function toAccountView(row: AccountRow, now: Date): AccountView {

@@ -1,4 +1,4 @@
-import { AccessType, AppError, Codes } from '@beacon/protocol';
+import { AccessType, AppError, Codes, PLATFORM_ROUTES, routeUrl } from '@beacon/protocol';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
@@ -25,7 +25,7 @@ declare module 'fastify' {
 }
 
 export const SESSION_COOKIE = 'token';
-export const HEALTH_PATH = '/api/v1/health';
+export const HEALTH_PATH = routeUrl(PLATFORM_ROUTES.health);
 
 /** The calling account, or the failure that says why there is none (codes 9, 10, 70). */
 export function requireAccount(request: FastifyRequest): Principal {

@@ -1,13 +1,5 @@
-import {
-  LoginBody,
-  ok as okSchema,
-  ResetPasswordBody,
-  SendCodeBody,
-  SessionView,
-  SignUpBody,
-} from '@beacon/protocol';
+import { AUTH_ROUTES, ok as envelope } from '@beacon/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
@@ -16,7 +8,7 @@ import { createAuthService, type RequestContext, type SignedIn } from './service
 import { clearSessionCookie, setSessionCookie } from './sessions.ts';
 
 const tags = ['auth'];
-const Done = okSchema(z.null());
+const R = AUTH_ROUTES;
 
 function context(request: FastifyRequest): RequestContext {
   return { requestId: request.id, ip: request.ip, userAgent: request.headers['user-agent'] };
@@ -34,14 +26,14 @@ export async function authRoutes(app: App, deps: Deps): Promise<void> {
   };
 
   app.post(
-    '/auth/codes',
+    R.sendCode.path,
     {
       config: rateLimited,
       schema: {
         tags,
         summary: 'Send a 6-digit email verification code (sign-up or password reset)',
-        body: SendCodeBody,
-        response: { 200: Done },
+        body: R.sendCode.body,
+        response: { 200: envelope(R.sendCode.response) },
       },
     },
     async (request) => {
@@ -51,40 +43,40 @@ export async function authRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.post(
-    '/auth/signup',
+    R.signUp.path,
     {
       config: rateLimited,
       schema: {
         tags,
         summary: 'Create an account with an email code and sign in',
-        body: SignUpBody,
-        response: { 200: okSchema(SessionView) },
+        body: R.signUp.body,
+        response: { 200: envelope(R.signUp.response) },
       },
     },
     async (request, reply) => signIn(reply, await service.signUp(request.body, context(request))),
   );
 
   app.post(
-    '/auth/login',
+    R.login.path,
     {
       config: rateLimited,
       schema: {
         tags,
         summary: 'Sign in with account and password',
-        body: LoginBody,
-        response: { 200: okSchema(SessionView) },
+        body: R.login.body,
+        response: { 200: envelope(R.login.response) },
       },
     },
     async (request, reply) => signIn(reply, await service.login(request.body, context(request))),
   );
 
   app.post(
-    '/auth/logout',
+    R.logout.path,
     {
       schema: {
         tags,
         summary: 'Sign out: revoke the session and clear its cookie',
-        response: { 200: Done },
+        response: { 200: envelope(R.logout.response) },
       },
     },
     async (request, reply) => {
@@ -95,26 +87,26 @@ export async function authRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.get(
-    '/auth/session',
+    R.session.path,
     {
       schema: {
         tags,
         summary: 'The calling account, its access type and menu flags',
-        response: { 200: okSchema(SessionView) },
+        response: { 200: envelope(R.session.response) },
       },
     },
     async (request) => ok(await service.session(requireAccount(request))),
   );
 
   app.post(
-    '/auth/reset',
+    R.resetPassword.path,
     {
       config: rateLimited,
       schema: {
         tags,
         summary: 'Reset the password with an email code',
-        body: ResetPasswordBody,
-        response: { 200: Done },
+        body: R.resetPassword.body,
+        response: { 200: envelope(R.resetPassword.response) },
       },
     },
     async (request) => {

@@ -1,19 +1,4 @@
-import {
-  ConfigDeviceParams,
-  ConfigDeviceRevisionParams,
-  ConfigDiffQuery,
-  ConfigDiffView,
-  ConfigRevisionDetail,
-  ConfigRevisionList,
-  ConfigRevisionParams,
-  ConfigRevisionQuery,
-  DeviceConfigView,
-  ok as envelope,
-  ProjectConfigView,
-  ProjectParams,
-  RollbackConfigBody,
-  SaveDeviceConfigBody,
-} from '@beacon/protocol';
+import { CONFIG_ROUTES, ok as envelope } from '@beacon/protocol';
 import { callerOf } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
@@ -21,18 +6,19 @@ import type { App } from '../http/types.ts';
 import * as service from './service.ts';
 
 const tags = ['configuration'];
+const R = CONFIG_ROUTES;
 
 /** A device's desired configuration as revisions: read, save, list, compare, roll back (signed in). */
 export async function configRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
-    '/projects/:id/devices/:sn/config',
+    R.deviceConfig.path,
     {
       schema: {
         tags,
         summary:
           "The device's latest desired configuration (secrets as ********), its status and what it reports",
-        params: ConfigDeviceParams,
-        response: { 200: envelope(DeviceConfigView) },
+        params: R.deviceConfig.params,
+        response: { 200: envelope(R.deviceConfig.response) },
       },
     },
     async (request) =>
@@ -40,15 +26,15 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.put(
-    '/projects/:id/devices/:sn/config',
+    R.saveDeviceConfig.path,
     {
       schema: {
         tags,
         summary:
           'Save a new revision based on expectedRevision (5120 when another was saved since); "********" keeps a stored secret. The device gets it when it can.',
-        params: ConfigDeviceParams,
-        body: SaveDeviceConfigBody,
-        response: { 200: envelope(DeviceConfigView) },
+        params: R.saveDeviceConfig.params,
+        body: R.saveDeviceConfig.body,
+        response: { 200: envelope(R.saveDeviceConfig.response) },
       },
     },
     async (request) =>
@@ -64,14 +50,14 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.get(
-    '/projects/:id/devices/:sn/config/revisions',
+    R.deviceRevisions.path,
     {
       schema: {
         tags,
         summary: "The device's configuration revisions in this project, newest first",
-        params: ConfigDeviceParams,
-        querystring: ConfigRevisionQuery,
-        response: { 200: envelope(ConfigRevisionList) },
+        params: R.deviceRevisions.params,
+        querystring: R.deviceRevisions.query,
+        response: { 200: envelope(R.deviceRevisions.response) },
       },
     },
     async (request) =>
@@ -87,13 +73,13 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.get(
-    '/projects/:id/devices/:sn/config/revisions/:revision',
+    R.deviceRevision.path,
     {
       schema: {
         tags,
         summary: 'One revision with its document (secrets as ********)',
-        params: ConfigDeviceRevisionParams,
-        response: { 200: envelope(ConfigRevisionDetail) },
+        params: R.deviceRevision.params,
+        response: { 200: envelope(R.deviceRevision.response) },
       },
     },
     async (request) =>
@@ -109,14 +95,14 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.get(
-    '/projects/:id/devices/:sn/config/diff',
+    R.deviceDiff.path,
     {
       schema: {
         tags,
         summary: 'What changed from one revision to another, leaf by leaf',
-        params: ConfigDeviceParams,
-        querystring: ConfigDiffQuery,
-        response: { 200: envelope(ConfigDiffView) },
+        params: R.deviceDiff.params,
+        querystring: R.deviceDiff.query,
+        response: { 200: envelope(R.deviceDiff.response) },
       },
     },
     async (request) =>
@@ -133,15 +119,15 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.post(
-    '/projects/:id/devices/:sn/config/rollback',
+    R.deviceRollback.path,
     {
       schema: {
         tags,
         summary:
           "Save an earlier revision's document as a new revision (based on expectedRevision, 5120 otherwise)",
-        params: ConfigDeviceParams,
-        body: RollbackConfigBody,
-        response: { 200: envelope(DeviceConfigView) },
+        params: R.deviceRollback.params,
+        body: R.deviceRollback.body,
+        response: { 200: envelope(R.deviceRollback.response) },
       },
     },
     async (request) =>
@@ -158,28 +144,28 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
 
   // The project's own configuration (settings for the whole project).
   app.get(
-    '/projects/:id/config',
+    R.projectConfig.path,
     {
       schema: {
         tags,
         summary: "The project's own latest configuration revision (secrets as ********)",
-        params: ProjectParams,
-        response: { 200: envelope(ProjectConfigView) },
+        params: R.projectConfig.params,
+        response: { 200: envelope(R.projectConfig.response) },
       },
     },
     async (request) => ok(await service.getProjectConfig(deps, callerOf(request), request.params.id)),
   );
 
   app.put(
-    '/projects/:id/config',
+    R.saveProjectConfig.path,
     {
       schema: {
         tags,
         summary:
           "Save a new revision of the project's own configuration based on expectedRevision (5120 otherwise)",
-        params: ProjectParams,
-        body: SaveDeviceConfigBody,
-        response: { 200: envelope(ProjectConfigView) },
+        params: R.saveProjectConfig.params,
+        body: R.saveProjectConfig.body,
+        response: { 200: envelope(R.saveProjectConfig.response) },
       },
     },
     async (request) =>
@@ -187,14 +173,14 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.get(
-    '/projects/:id/config/revisions',
+    R.projectRevisions.path,
     {
       schema: {
         tags,
         summary: "The project's own configuration revisions, newest first",
-        params: ProjectParams,
-        querystring: ConfigRevisionQuery,
-        response: { 200: envelope(ConfigRevisionList) },
+        params: R.projectRevisions.params,
+        querystring: R.projectRevisions.query,
+        response: { 200: envelope(R.projectRevisions.response) },
       },
     },
     async (request) =>
@@ -202,13 +188,13 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.get(
-    '/projects/:id/config/revisions/:revision',
+    R.projectRevision.path,
     {
       schema: {
         tags,
         summary: "One of the project's own revisions with its document (secrets as ********)",
-        params: ConfigRevisionParams,
-        response: { 200: envelope(ConfigRevisionDetail) },
+        params: R.projectRevision.params,
+        response: { 200: envelope(R.projectRevision.response) },
       },
     },
     async (request) =>
@@ -218,14 +204,14 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.get(
-    '/projects/:id/config/diff',
+    R.projectDiff.path,
     {
       schema: {
         tags,
         summary: "What changed from one of the project's own revisions to another",
-        params: ProjectParams,
-        querystring: ConfigDiffQuery,
-        response: { 200: envelope(ConfigDiffView) },
+        params: R.projectDiff.params,
+        querystring: R.projectDiff.query,
+        response: { 200: envelope(R.projectDiff.response) },
       },
     },
     async (request) =>
@@ -242,14 +228,14 @@ export async function configRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.post(
-    '/projects/:id/config/rollback',
+    R.projectRollback.path,
     {
       schema: {
         tags,
         summary: "Save an earlier revision of the project's own configuration as a new one",
-        params: ProjectParams,
-        body: RollbackConfigBody,
-        response: { 200: envelope(ProjectConfigView) },
+        params: R.projectRollback.params,
+        body: R.projectRollback.body,
+        response: { 200: envelope(R.projectRollback.response) },
       },
     },
     async (request) =>

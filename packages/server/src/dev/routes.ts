@@ -1,7 +1,6 @@
-import { AppError, Codes } from '@beacon/protocol';
+import { AppError, Codes, ok as envelope, PLATFORM_ROUTES } from '@beacon/protocol';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { mailOutbox } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
@@ -33,10 +32,14 @@ async function loopbackOnly(request: FastifyRequest): Promise<void> {
  */
 export async function devRoutes(app: App, { database }: Deps): Promise<void> {
   app.get(
-    '/dev/outbox',
+    PLATFORM_ROUTES.devOutbox.path,
     {
       onRequest: loopbackOnly,
-      schema: { hide: true, querystring: z.object({ email: z.string().trim().toLowerCase() }) },
+      schema: {
+        hide: true,
+        querystring: PLATFORM_ROUTES.devOutbox.query,
+        response: { 200: envelope(PLATFORM_ROUTES.devOutbox.response) },
+      },
     },
     async (request) => {
       const rows = await database.db

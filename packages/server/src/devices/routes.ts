@@ -174,7 +174,7 @@ export async function deviceRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.get(
-    '/devices/import-template',
+    DEVICE_ROUTES.importTemplate.path,
     {
       schema: {
         tags,

@@ -1,4 +1,4 @@
-import { AppError, Codes, type LiveEvent } from '@beacon/protocol';
+import { AppError, Codes, type LiveEvent, PLATFORM_ROUTES } from '@beacon/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { type Principal, requireAccount } from '../auth/principal.ts';
@@ -150,7 +150,7 @@ export async function eventRoutes(app: App, deps: Deps): Promise<void> {
   });
 
   app.get(
-    '/events',
+    PLATFORM_ROUTES.events.path,
     {
       websocket: true,
       schema: { hide: true },

@@ -39,7 +39,7 @@ export async function healthCheck(deps: Deps, request: FastifyRequest, reply: Fa
   };
   reply.header('cache-control', 'no-store');
   if (Object.values(states).every((s) => s === 'up')) {
-    return { code: 0, data: { status: 'ok', ...states } };
+    return { code: 0 as const, data: { status: 'ok' as const, ...states } };
   }
   const code = states.database === 'down' ? Codes.DATABASE : Codes.DEPENDENCY_DOWN;
   return reply.status(503).send(errorBody(request, code, undefined, states));

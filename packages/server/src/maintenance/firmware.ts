@@ -6,7 +6,9 @@ import {
   LIMITS,
   MODEL_UNSUPPORTED,
   modelInfo,
+  PLATFORM_ROUTES,
   parseFirmwareHeader,
+  routeUrl,
   validateFirmwareFile,
 } from '@beacon/protocol';
 import { and, eq } from 'drizzle-orm';
@@ -105,7 +107,7 @@ function signature(factoryKey: string, id: number, sn: string, exp: number): str
 export function downloadUrl(factoryKey: string, origin: string, id: number, sn: string, now: Date): string {
   const exp = Math.floor(now.getTime() / 1000) + DOWNLOAD_URL_SECONDS;
   const sig = signature(factoryKey, id, sn, exp);
-  return `${origin}/api/v1/firmware/${id}/download?sn=${encodeURIComponent(sn)}&exp=${exp}&sig=${sig}`;
+  return `${origin}${routeUrl(PLATFORM_ROUTES.firmwareDownload, { fid: id })}?sn=${encodeURIComponent(sn)}&exp=${exp}&sig=${sig}`;
 }
 
 /** Whether a download address is genuine and still valid. */

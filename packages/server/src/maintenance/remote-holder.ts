@@ -1,3 +1,4 @@
+import { PLATFORM_ROUTES, routeUrl } from '@beacon/protocol';
 import { and, desc, eq, gt, isNull, ne } from 'drizzle-orm';
 import { remoteSessions } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
@@ -8,7 +9,8 @@ import { closeRemoteSession, remoteSessionLapse } from './remote.ts';
 
 // Who holds a device's remote management, and what of a device's reply the API shows.
 
-export const remotePath = (token: string) => `/api/v1/remote/${token}/`;
+/** /api/v1/remote/{token}/: where the proxy serves the device's page (the route's path without its `*`). */
+export const remotePath = (token: string) => routeUrl(PLATFORM_ROUTES.remoteProxy, { token }).replace(/\*$/, '');
 
 export const REMOTE_BUSY = 'Remote management of this device is in use by another account';
 

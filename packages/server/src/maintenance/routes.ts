@@ -4,12 +4,10 @@ import {
   Codes,
   DEVICE_ROUTES,
   ok as envelope,
-  IdParam,
   LIMITS,
-  MAINTENANCE_ACTIONS,
+  PLATFORM_ROUTES,
 } from '@beacon/protocol';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { callerOf, requireAccount } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
@@ -33,8 +31,6 @@ import { runAction } from './service.ts';
 import { maintenanceView } from './view.ts';
 
 const tags = ['maintenance'];
-const Sn = z.string().trim().min(1).max(32);
-const _Action = z.enum(MAINTENANCE_ACTIONS);
 
 /** Where devices reach this server: the address the caller used (a reverse proxy sets Host). */
 const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
@@ -211,13 +207,8 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
       .type(res.contentType ?? 'application/octet-stream')
       .send(res.body);
   };
-  const proxySchema = {
-    schema: {
-      hide: true,
-      params: z.object({ token: z.string().min(16).max(64), '*': z.string().optional() }),
-    },
-  };
-  app.get('/remote/:token/*', proxySchema, proxy as never);
+  const proxySchema = { schema: { hide: true, params: PLATFORM_ROUTES.remoteProxy.params } };
+  app.get(PLATFORM_ROUTES.remoteProxy.path, proxySchema, proxy as never);
 }
 
 /**
@@ -226,12 +217,12 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
  */
 export async function firmwareDownloadRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
-    '/firmware/:fid/download',
+    PLATFORM_ROUTES.firmwareDownload.path,
     {
       schema: {
         hide: true,
-        params: z.object({ fid: IdParam }),
-        querystring: z.object({ sn: Sn, exp: z.coerce.number().int(), sig: z.string().max(128) }),
+        params: PLATFORM_ROUTES.firmwareDownload.params,
+        querystring: PLATFORM_ROUTES.firmwareDownload.query,
       },
     },
     async (request, reply) => {

@@ -1,15 +1,4 @@
-import {
-  AuditView,
-  CreateProjectBody,
-  ok as envelope,
-  Paged,
-  PageQuery,
-  ProjectListQuery,
-  ProjectParams,
-  ProjectView,
-  UpdateProjectBody,
-} from '@beacon/protocol';
-import { z } from 'zod';
+import { ok as envelope, PROJECT_ROUTES } from '@beacon/protocol';
 import { callerOf } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
@@ -17,57 +6,58 @@ import type { App } from '../http/types.ts';
 import * as service from './service.ts';
 
 const tags = ['projects'];
+const R = PROJECT_ROUTES;
 
 /** /api/v1/projects: the project list and the project itself (SPEC.md §3 Project). */
 export async function projectRoutes(app: App, deps: Deps): Promise<void> {
   app.get(
-    '/projects',
+    R.list.path,
     {
       schema: {
         tags,
         summary: 'Projects the account may see: own, shared with it, and the demo projects',
-        querystring: ProjectListQuery,
-        response: { 200: envelope(Paged(ProjectView)) },
+        querystring: R.list.query,
+        response: { 200: envelope(R.list.response) },
       },
     },
     async (request) => ok(await service.listProjects(deps, callerOf(request), request.query)),
   );
 
   app.post(
-    '/projects',
+    R.create.path,
     {
       schema: {
         tags,
         summary: 'Create a project',
-        body: CreateProjectBody,
-        response: { 200: envelope(ProjectView) },
+        body: R.create.body,
+        response: { 200: envelope(R.create.response) },
       },
     },
     async (request) => ok(await service.createProject(deps, callerOf(request), request.body)),
   );
 
   app.get(
-    '/projects/:id',
+    R.get.path,
     {
       schema: {
         tags,
         summary: 'One project',
-        params: ProjectParams,
-        response: { 200: envelope(ProjectView) },
+        params: R.get.params,
+        response: { 200: envelope(R.get.response) },
       },
     },
     async (request) => ok(await service.getProject(deps, callerOf(request), request.params.id)),
   );
 
   app.patch(
-    '/projects/:id',
+    R.update.path,
     {
       schema: {
         tags,
         summary: 'Change a project (its network mode cannot change)',
-        params: ProjectParams,
-        body: UpdateProjectBody,
-        response: { 200: envelope(ProjectView) },
+        params: R.update.params,
+        body: R.update.body,
+        response: { 200: envelope(R.update.response) },
       },
     },
     async (request) =>
@@ -75,27 +65,27 @@ export async function projectRoutes(app: App, deps: Deps): Promise<void> {
   );
 
   app.delete(
-    '/projects/:id',
+    R.remove.path,
     {
       schema: {
         tags,
         summary: 'Delete a project (owner only)',
-        params: ProjectParams,
-        response: { 200: envelope(z.object({ id: z.number().int() })) },
+        params: R.remove.params,
+        response: { 200: envelope(R.remove.response) },
       },
     },
     async (request) => ok(await service.deleteProject(deps, callerOf(request), request.params.id)),
   );
 
   app.get(
-    '/projects/:id/logs',
+    R.auditLog.path,
     {
       schema: {
         tags,
         summary: "The project's audit trail, newest first",
-        params: ProjectParams,
-        querystring: PageQuery,
-        response: { 200: envelope(Paged(AuditView)) },
+        params: R.auditLog.params,
+        querystring: R.auditLog.query,
+        response: { 200: envelope(R.auditLog.response) },
       },
     },
     async (request) =>

@@ -1,22 +1,4 @@
-import {
-  CreateInviteBody,
-  CreateShareBody,
-  ok as envelope,
-  IdParam,
-  InviteCodeParams,
-  InvitePreview,
-  InviteView,
-  OfferList,
-  OfferParams,
-  ProjectIdView,
-  ProjectParams,
-  ShareList,
-  ShareView,
-  TransferBody,
-  TransferView,
-  UpdateShareBody,
-} from '@beacon/protocol';
-import { z } from 'zod';
+import { ok as envelope, SHARING_ROUTES } from '@beacon/protocol';
 import { webOnly } from '../accounts/web-only.ts';
 import { callerOf } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
@@ -24,8 +6,8 @@ import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
 import * as service from './service.ts';
 
-const ShareParams = ProjectParams.extend({ accountId: IdParam });
 const tags = ['sharing'];
+const R = SHARING_ROUTES;
 
 /**
  * Sharing a project, invitations and transfer of permission (SPEC.md §3 Share record, §4, §6).
@@ -41,28 +23,28 @@ export async function sharingRoutes(parent: App, deps: Deps): Promise<void> {
 
 async function routes(app: App, deps: Deps): Promise<void> {
   app.get(
-    '/projects/:id/shares',
+    R.shares.path,
     {
       schema: {
         tags,
         summary: "The project's share records (everyone who can see the project)",
-        params: ProjectParams,
-        response: { 200: envelope(ShareList) },
+        params: R.shares.params,
+        response: { 200: envelope(R.shares.response) },
       },
     },
     async (request) => ok(await service.listShares(deps, callerOf(request), request.params.id)),
   );
 
   app.post(
-    '/projects/:id/shares',
+    R.createShare.path,
     {
       schema: {
         tags,
         summary:
           'Offer a share to an account or cloud id (owner only); it takes effect when the account accepts it at /offers',
-        params: ProjectParams,
-        body: CreateShareBody,
-        response: { 200: envelope(ShareView) },
+        params: R.createShare.params,
+        body: R.createShare.body,
+        response: { 200: envelope(R.createShare.response) },
       },
     },
     async (request) =>
@@ -70,14 +52,14 @@ async function routes(app: App, deps: Deps): Promise<void> {
   );
 
   app.patch(
-    '/projects/:id/shares/:accountId',
+    R.updateShare.path,
     {
       schema: {
         tags,
         summary: 'Change the permission or validity of a share (owner only)',
-        params: ShareParams,
-        body: UpdateShareBody,
-        response: { 200: envelope(ShareView) },
+        params: R.updateShare.params,
+        body: R.updateShare.body,
+        response: { 200: envelope(R.updateShare.response) },
       },
     },
     async (request) =>
@@ -93,13 +75,13 @@ async function routes(app: App, deps: Deps): Promise<void> {
   );
 
   app.delete(
-    '/projects/:id/shares/:accountId',
+    R.deleteShare.path,
     {
       schema: {
         tags,
         summary: 'Delete a share, or withdraw a share offer (owner only)',
-        params: ShareParams,
-        response: { 200: envelope(z.object({ accountId: z.number().int() })) },
+        params: R.deleteShare.params,
+        response: { 200: envelope(R.deleteShare.response) },
       },
     },
     async (request) =>
@@ -107,27 +89,27 @@ async function routes(app: App, deps: Deps): Promise<void> {
   );
 
   app.post(
-    '/projects/:id/unbind',
+    R.unbind.path,
     {
       schema: {
         tags,
         summary: 'Leave a project shared with you',
-        params: ProjectParams,
-        response: { 200: envelope(ProjectIdView) },
+        params: R.unbind.params,
+        response: { 200: envelope(R.unbind.response) },
       },
     },
     async (request) => ok(await service.unbind(deps, callerOf(request), request.params.id)),
   );
 
   app.post(
-    '/projects/:id/invites',
+    R.createInvite.path,
     {
       schema: {
         tags,
         summary: 'Create an expiring, single-use invite code (owner only); the code is shown once',
-        params: ProjectParams,
-        body: CreateInviteBody,
-        response: { 200: envelope(InviteView) },
+        params: R.createInvite.params,
+        body: R.createInvite.body,
+        response: { 200: envelope(R.createInvite.response) },
       },
     },
     async (request) =>
@@ -135,53 +117,53 @@ async function routes(app: App, deps: Deps): Promise<void> {
   );
 
   app.post(
-    '/projects/:id/transfer',
+    R.transfer.path,
     {
       schema: {
         tags,
         summary:
           'Offer the project to another account; it changes owner (and leaves your list) when that account accepts',
-        params: ProjectParams,
-        body: TransferBody,
-        response: { 200: envelope(TransferView) },
+        params: R.transfer.params,
+        body: R.transfer.body,
+        response: { 200: envelope(R.transfer.response) },
       },
     },
     async (request) => ok(await service.transfer(deps, callerOf(request), request.params.id, request.body)),
   );
 
   app.delete(
-    '/projects/:id/transfer',
+    R.cancelTransfer.path,
     {
       schema: {
         tags,
         summary: 'Withdraw a transfer not yet accepted (owner only)',
-        params: ProjectParams,
-        response: { 200: envelope(ProjectIdView) },
+        params: R.cancelTransfer.params,
+        response: { 200: envelope(R.cancelTransfer.response) },
       },
     },
     async (request) => ok(await service.cancelTransfer(deps, callerOf(request), request.params.id)),
   );
 
   app.get(
-    '/offers',
+    R.offers.path,
     {
       schema: {
         tags,
         summary: 'Shares and transfers offered to your account, waiting for your answer',
-        response: { 200: envelope(OfferList) },
+        response: { 200: envelope(R.offers.response) },
       },
     },
     async (request) => ok(await service.listOffers(deps, callerOf(request))),
   );
 
   app.post(
-    '/offers/:kind/:projectId/accept',
+    R.acceptOffer.path,
     {
       schema: {
         tags,
         summary: 'Accept a share or a transfer offered to your account (limits are counted now)',
-        params: OfferParams,
-        response: { 200: envelope(z.union([TransferView, ProjectIdView])) },
+        params: R.acceptOffer.params,
+        response: { 200: envelope(R.acceptOffer.response) },
       },
     },
     async (request) => {
@@ -196,13 +178,13 @@ async function routes(app: App, deps: Deps): Promise<void> {
   );
 
   app.post(
-    '/offers/:kind/:projectId/decline',
+    R.declineOffer.path,
     {
       schema: {
         tags,
         summary: 'Decline a share or a transfer offered to your account',
-        params: OfferParams,
-        response: { 200: envelope(ProjectIdView) },
+        params: R.declineOffer.params,
+        response: { 200: envelope(R.declineOffer.response) },
       },
     },
     async (request) => {
@@ -217,26 +199,26 @@ async function routes(app: App, deps: Deps): Promise<void> {
   );
 
   app.get(
-    '/invites/:code',
+    R.previewInvite.path,
     {
       schema: {
         tags,
         summary: 'What an invite code offers (64 when expired or used)',
-        params: InviteCodeParams,
-        response: { 200: envelope(InvitePreview) },
+        params: R.previewInvite.params,
+        response: { 200: envelope(R.previewInvite.response) },
       },
     },
     async (request) => ok(await service.previewInvite(deps, callerOf(request), request.params.code)),
   );
 
   app.post(
-    '/invites/:code/accept',
+    R.acceptInvite.path,
     {
       schema: {
         tags,
         summary: 'Accept an invitation: a read-only share from now (SPEC.md §6)',
-        params: InviteCodeParams,
-        response: { 200: envelope(ProjectIdView) },
+        params: R.acceptInvite.params,
+        response: { 200: envelope(R.acceptInvite.response) },
       },
     },
     async (request) => ok(await service.acceptInvite(deps, callerOf(request), request.params.code)),

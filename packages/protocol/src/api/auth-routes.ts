@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { LoginBody, ResetPasswordBody, SendCodeBody, SessionView, SignUpBody } from './auth.ts';
+import type { RouteContract } from './route-contract.ts';
+
+/** Sign-up, sign-in, sign-out, the session and password reset (server auth/, web features/auth). */
+export const AUTH_ROUTES = {
+  sendCode: { method: 'POST', path: '/auth/codes', body: SendCodeBody, response: z.null() },
+  signUp: { method: 'POST', path: '/auth/signup', body: SignUpBody, response: SessionView },
+  login: { method: 'POST', path: '/auth/login', body: LoginBody, response: SessionView },
+  logout: { method: 'POST', path: '/auth/logout', response: z.null() },
+  session: { method: 'GET', path: '/auth/session', response: SessionView },
+  resetPassword: { method: 'POST', path: '/auth/reset', body: ResetPasswordBody, response: z.null() },
+} as const satisfies Record<string, RouteContract>;
