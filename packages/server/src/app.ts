@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { API_PREFIX, AppError, Codes, ok as envelope, LIMITS, PLATFORM_ROUTES, routeUrl } from '@beacon/protocol';
+import {
+  API_PREFIX,
+  AppError,
+  Codes,
+  ok as envelope,
+  LIMITS,
+  PLATFORM_ROUTES,
+  routeUrl,
+} from '@beacon/protocol';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyMultipart from '@fastify/multipart';

@@ -4,7 +4,12 @@ import type { RouteContract } from './route-contract.ts';
 
 const State = z.enum(['up', 'down']);
 /** GET /health when every dependency is up (otherwise 503 with the same states in `fields`). */
-export const HealthView = z.object({ status: z.literal('ok'), database: State, broker: State, events: State });
+export const HealthView = z.object({
+  status: z.literal('ok'),
+  database: State,
+  broker: State,
+  events: State,
+});
 
 /** A device's signed, short-lived firmware download address. */
 export const FirmwareDownloadParams = z.object({ fid: IdParam });

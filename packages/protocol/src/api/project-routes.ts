@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { Paged, PageQuery } from './envelope.ts';
 import { ProjectParams } from './ids.ts';
-import { AuditView, CreateProjectBody, ProjectListQuery, ProjectView, UpdateProjectBody } from './projects.ts';
+import {
+  AuditView,
+  CreateProjectBody,
+  ProjectListQuery,
+  ProjectView,
+  UpdateProjectBody,
+} from './projects.ts';
 import type { RouteContract } from './route-contract.ts';
 
 /** What deleting a project answers: the id it had. */

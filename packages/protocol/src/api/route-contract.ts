@@ -53,6 +53,9 @@ export function routePath(
 }
 
 /** The route's absolute path below the host: /api/v1 and routePath (links, images, WebSockets). */
-export function routeUrl(route: Pick<RouteContract, 'path'>, params: Record<string, string | number> = {}): string {
+export function routeUrl(
+  route: Pick<RouteContract, 'path'>,
+  params: Record<string, string | number> = {},
+): string {
   return `${API_PREFIX}${routePath(route, params)}`;
 }

@@ -10,7 +10,8 @@ import { closeRemoteSession, remoteSessionLapse } from './remote.ts';
 // Who holds a device's remote management, and what of a device's reply the API shows.
 
 /** /api/v1/remote/{token}/: where the proxy serves the device's page (the route's path without its `*`). */
-export const remotePath = (token: string) => routeUrl(PLATFORM_ROUTES.remoteProxy, { token }).replace(/\*$/, '');
+export const remotePath = (token: string) =>
+  routeUrl(PLATFORM_ROUTES.remoteProxy, { token }).replace(/\*$/, '');
 
 export const REMOTE_BUSY = 'Remote management of this device is in use by another account';
 

@@ -1,12 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  AppError,
-  Codes,
-  DEVICE_ROUTES,
-  ok as envelope,
-  LIMITS,
-  PLATFORM_ROUTES,
-} from '@beacon/protocol';
+import { AppError, Codes, DEVICE_ROUTES, ok as envelope, LIMITS, PLATFORM_ROUTES } from '@beacon/protocol';
 import type { FastifyRequest } from 'fastify';
 import { callerOf, requireAccount } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
