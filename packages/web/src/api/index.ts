@@ -1,36 +1,27 @@
-import type {
-  AccountView,
-  ApiKeyView,
-  AuditView,
-  ChangePasswordBody,
-  CreateProjectBody,
-  LoginBody,
-  ProjectListQuery,
-  ProjectView,
-  ResetPasswordBody,
-  ScenarioBody,
-  ScenarioView,
-  SendCodeBody,
-  SessionView,
-  SignUpBody,
-  UpdateProfileBody,
-  UpdateProjectBody,
+import {
+  ACCOUNT_ROUTES,
+  AUTH_ROUTES,
+  type ChangePasswordBody,
+  type CreateProjectBody,
+  type LoginBody,
+  PROJECT_ROUTES,
+  type ResetPasswordBody,
+  type RouteQuery,
+  type RouteResponse,
+  type ScenarioBody,
+  type SendCodeBody,
+  type SignUpBody,
+  type UpdateProfileBody,
+  type UpdateProjectBody,
 } from '@beacon/protocol';
 import { storage } from '../storage/storage.ts';
 import { type ApiError, createClient, isSignedOutError } from './client.ts';
+import { callRoute, uploadToRoute } from './route.ts';
 
 export { ApiError, isApiError, isSignedOutError } from './client.ts';
 
-export interface Paged<T> {
-  items: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
-export interface ApiKeyCreatedView extends ApiKeyView {
-  key: string;
-}
+/** A new API key with its secret (shown once): the answer of ACCOUNT_ROUTES.createApiKey. */
+export type ApiKeyCreatedView = RouteResponse<typeof ACCOUNT_ROUTES.createApiKey>;
 
 type FailureListener = (e: ApiError, path: string) => void;
 const failureListeners = new Set<FailureListener>();
@@ -56,35 +47,38 @@ export const client = createClient({
   },
 });
 
-export const api = {
-  sendCode: (body: SendCodeBody) => client.post<unknown>('/auth/codes', body),
-  signUp: (body: SignUpBody) => client.post<SessionView>('/auth/signup', body),
-  login: (body: LoginBody) => client.post<SessionView>('/auth/login', body),
-  logout: () => client.post<unknown>('/auth/logout'),
-  resetPassword: (body: ResetPasswordBody) => client.post<unknown>('/auth/reset', body),
-  session: () => client.get<SessionView>('/auth/session'),
+const A = AUTH_ROUTES;
+const Acc = ACCOUNT_ROUTES;
+const P = PROJECT_ROUTES;
 
-  account: () => client.get<AccountView>('/account'),
-  updateAccount: (body: UpdateProfileBody) => client.patch<AccountView>('/account', body),
+/** The auth, account and project routes, from their protocol tables (paths and answer types). */
+export const api = {
+  sendCode: (body: SendCodeBody) => callRoute(A.sendCode, {}, { body }),
+  signUp: (body: SignUpBody) => callRoute(A.signUp, {}, { body }),
+  login: (body: LoginBody) => callRoute(A.login, {}, { body }),
+  logout: () => callRoute(A.logout, {}),
+  resetPassword: (body: ResetPasswordBody) => callRoute(A.resetPassword, {}, { body }),
+  session: () => callRoute(A.session, {}),
+
+  account: () => callRoute(Acc.get, {}),
+  updateAccount: (body: UpdateProfileBody) => callRoute(Acc.update, {}, { body }),
   uploadAvatar: (file: File) => {
     const form = new FormData();
     form.append('file', file);
-    return client.upload<AccountView>('/account/avatar', form);
+    return uploadToRoute(Acc.uploadAvatar, {}, form);
   },
-  changePassword: (body: ChangePasswordBody) => client.post<unknown>('/account/password', body),
-  scenarios: () => client.get<ScenarioView[]>('/account/scenarios'),
-  addScenario: (body: ScenarioBody) => client.post<ScenarioView>('/account/scenarios', body),
-  deleteScenario: (id: number) => client.del<unknown>(`/account/scenarios/${id}`),
-  apiKeys: () => client.get<ApiKeyView[]>('/account/api-keys'),
-  createApiKey: (body: { name: string }) => client.post<ApiKeyCreatedView>('/account/api-keys', body),
-  deleteApiKey: (id: number) => client.del<unknown>(`/account/api-keys/${id}`),
+  changePassword: (body: ChangePasswordBody) => callRoute(Acc.changePassword, {}, { body }),
+  scenarios: () => callRoute(Acc.scenarios, {}),
+  addScenario: (body: ScenarioBody) => callRoute(Acc.addScenario, {}, { body }),
+  deleteScenario: (id: number) => callRoute(Acc.deleteScenario, { id }),
+  apiKeys: () => callRoute(Acc.apiKeys, {}),
+  createApiKey: (body: { name: string }) => callRoute(Acc.createApiKey, {}, { body }),
+  deleteApiKey: (id: number) => callRoute(Acc.deleteApiKey, { id }),
 
-  projects: (query: Partial<ProjectListQuery>) =>
-    client.get<Paged<ProjectView>>('/projects', { query: query as Record<string, string | number> }),
-  project: (id: number) => client.get<ProjectView>(`/projects/${id}`),
-  createProject: (body: CreateProjectBody) => client.post<ProjectView>('/projects', body),
-  updateProject: (id: number, body: UpdateProjectBody) => client.patch<ProjectView>(`/projects/${id}`, body),
-  deleteProject: (id: number) => client.del<unknown>(`/projects/${id}`),
-  projectLogs: (id: number, query: { page?: number; pageSize?: number }) =>
-    client.get<Paged<AuditView>>(`/projects/${id}/logs`, { query }),
+  projects: (query: RouteQuery<typeof P.list>) => callRoute(P.list, {}, { query }),
+  project: (id: number) => callRoute(P.get, { id }),
+  createProject: (body: CreateProjectBody) => callRoute(P.create, {}, { body }),
+  updateProject: (id: number, body: UpdateProjectBody) => callRoute(P.update, { id }, { body }),
+  deleteProject: (id: number) => callRoute(P.remove, { id }),
+  projectLogs: (id: number, query: RouteQuery<typeof P.auditLog>) => callRoute(P.auditLog, { id }, { query }),
 };

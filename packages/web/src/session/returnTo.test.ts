@@ -1,3 +1,4 @@
+import { PLATFORM_ROUTES, routeUrl } from '@beacon/protocol';
 import { describe, expect, it } from 'vitest';
 import { carryNext, loginPathFor, nextFromSearch, safeNext } from './returnTo.ts';
 
@@ -33,7 +34,7 @@ describe('return to the link after sign-in', () => {
   it('refuses sign-in screens (a loop), the API and the bare root', () => {
     expect(safeNext('/login', ORIGIN)).toBeNull();
     expect(safeNext('/signup?next=/x', ORIGIN)).toBeNull();
-    expect(safeNext('/api/v1/dev/outbox', ORIGIN)).toBeNull();
+    expect(safeNext(routeUrl(PLATFORM_ROUTES.devOutbox), ORIGIN)).toBeNull();
     expect(safeNext('/', ORIGIN)).toBeNull();
     expect(safeNext('', ORIGIN)).toBeNull();
     expect(safeNext(null, ORIGIN)).toBeNull();

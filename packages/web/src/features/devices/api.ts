@@ -6,6 +6,7 @@ import {
   type DeviceView,
   type MaintenanceAction,
   type RouteQuery,
+  routeUrl,
   type UpdateDeviceBody,
 } from '@beacon/protocol';
 import { callRoute, uploadToRoute } from '../../api/route.ts';
@@ -30,7 +31,7 @@ export const devicesApi = {
     form.append('file', file, file.name);
     return uploadToRoute(R.import, { id: projectId }, form);
   },
-  templateUrl: '/api/v1/devices/import-template',
+  templateUrl: routeUrl(R.importTemplate),
 
   maintenance: (projectId: number, sn: string) => callRoute(R.maintenance, { id: projectId, sn }),
   action: (projectId: number, sn: string, action: MaintenanceAction, params: Record<string, unknown> = {}) =>

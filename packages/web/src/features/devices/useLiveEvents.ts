@@ -1,4 +1,4 @@
-import type { LiveEvent } from '@beacon/protocol';
+import { type LiveEvent, PLATFORM_ROUTES, routeUrl } from '@beacon/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 
@@ -33,7 +33,7 @@ export function useLiveDeviceEvents(projectId: number | undefined): boolean {
     };
     const open = () => {
       const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
-      socket = new WebSocket(`${scheme}://${window.location.host}/api/v1/events`);
+      socket = new WebSocket(`${scheme}://${window.location.host}${routeUrl(PLATFORM_ROUTES.events)}`);
       socket.onopen = () => {
         delay = 500;
         setConnected(true);

@@ -1,41 +1,34 @@
-import type {
-  CreateInviteBody,
-  CreateShareBody,
-  InvitePreview,
-  InviteView,
-  OfferKind,
-  OfferList,
-  ProjectIdView,
-  ShareList,
-  ShareView,
-  TransferBody,
-  TransferView,
-  UpdateShareBody,
+import {
+  type CreateInviteBody,
+  type CreateShareBody,
+  type OfferKind,
+  SHARING_ROUTES,
+  type TransferBody,
+  type UpdateShareBody,
 } from '@beacon/protocol';
-import { client } from '../../api/index.ts';
+import { callRoute } from '../../api/route.ts';
 
-/** /api/v1/projects/{id}/shares, /unbind, /invites, /transfer, /api/v1/invites/{code} and /api/v1/offers. */
+const R = SHARING_ROUTES;
+
+/** Shares, invitations, transfers and offers, from SHARING_ROUTES (paths and answer types). */
 export const sharingApi = {
-  shares: (projectId: number) => client.get<ShareList>(`/projects/${projectId}/shares`),
+  shares: (projectId: number) => callRoute(R.shares, { id: projectId }),
   createShare: (projectId: number, body: CreateShareBody) =>
-    client.post<ShareView>(`/projects/${projectId}/shares`, body),
+    callRoute(R.createShare, { id: projectId }, { body }),
   updateShare: (projectId: number, accountId: number, body: UpdateShareBody) =>
-    client.patch<ShareView>(`/projects/${projectId}/shares/${accountId}`, body),
+    callRoute(R.updateShare, { id: projectId, accountId }, { body }),
   deleteShare: (projectId: number, accountId: number) =>
-    client.del<unknown>(`/projects/${projectId}/shares/${accountId}`),
-  unbind: (projectId: number) => client.post<ProjectIdView>(`/projects/${projectId}/unbind`),
+    callRoute(R.deleteShare, { id: projectId, accountId }),
+  unbind: (projectId: number) => callRoute(R.unbind, { id: projectId }),
   createInvite: (projectId: number, body: CreateInviteBody) =>
-    client.post<InviteView>(`/projects/${projectId}/invites`, body),
-  transfer: (projectId: number, body: TransferBody) =>
-    client.post<TransferView>(`/projects/${projectId}/transfer`, body),
-  cancelTransfer: (projectId: number) => client.del<ProjectIdView>(`/projects/${projectId}/transfer`),
-  offers: () => client.get<OfferList>('/offers'),
-  acceptOffer: (kind: OfferKind, projectId: number) =>
-    client.post<ProjectIdView>(`/offers/${kind}/${projectId}/accept`),
-  declineOffer: (kind: OfferKind, projectId: number) =>
-    client.post<ProjectIdView>(`/offers/${kind}/${projectId}/decline`),
-  previewInvite: (code: string) => client.get<InvitePreview>(`/invites/${encodeURIComponent(code)}`),
-  acceptInvite: (code: string) => client.post<ProjectIdView>(`/invites/${encodeURIComponent(code)}/accept`),
+    callRoute(R.createInvite, { id: projectId }, { body }),
+  transfer: (projectId: number, body: TransferBody) => callRoute(R.transfer, { id: projectId }, { body }),
+  cancelTransfer: (projectId: number) => callRoute(R.cancelTransfer, { id: projectId }),
+  offers: () => callRoute(R.offers, {}),
+  acceptOffer: (kind: OfferKind, projectId: number) => callRoute(R.acceptOffer, { kind, projectId }),
+  declineOffer: (kind: OfferKind, projectId: number) => callRoute(R.declineOffer, { kind, projectId }),
+  previewInvite: (code: string) => callRoute(R.previewInvite, { code }),
+  acceptInvite: (code: string) => callRoute(R.acceptInvite, { code }),
 };
 
 export const sharesKey = (projectId: number | undefined) => ['project', projectId, 'shares'] as const;
