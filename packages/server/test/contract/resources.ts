@@ -656,7 +656,7 @@ const projectConfigResource: ContractResource = {
 };
 
 /** Switch ports (src/config/switch.ts, decision 0039): an online switch at revision 1. */
-const SWITCH_SECTION = {
+const SWITCH_BASE = {
   qvlan: true,
   managementVlan: 1,
   ip: {
@@ -681,10 +681,15 @@ const SWITCH_SECTION = {
       pvid: 1,
       allowed: [10, 20],
       stripped: [30],
-      aggregation: null,
+      aggregation: 1,
       poe: { enabled: true, power: 15 },
     },
   ],
+};
+
+const SWITCH_SECTION = {
+  ...SWITCH_BASE,
+  ports: [SWITCH_BASE.ports[0], { ...SWITCH_BASE.ports[0], id: 2, name: 'uplink-2' }],
 };
 
 const switchResource: ContractResource = {
@@ -745,7 +750,7 @@ const switchResource: ContractResource = {
           label: 'a stripped VLAN that is also allowed',
           body: {
             expectedRevision: 1,
-            switch: { ...SWITCH_SECTION, ports: [{ ...SWITCH_SECTION.ports[0], stripped: [10] }] },
+            switch: { ...SWITCH_SECTION, ports: [{ ...SWITCH_BASE.ports[0], stripped: [10] }] },
           },
           code: 16,
         },
