@@ -286,6 +286,41 @@ describe('switch port rules', () => {
     expect(res.body.code).toBe(5120);
   });
 
+  it('two saves based on the same revision: one wins, the other is refused with 5120', async () => {
+    const results = await Promise.all([
+      save(sw.sn, revision, { ports: [{ id: 6, name: 'one' }] }),
+      save(sw.sn, revision, { ports: [{ id: 6, name: 'two' }] }),
+    ]);
+    expect(results.map((r) => r.body.code).sort()).toEqual([0, 5120]);
+    const winner = results.find((r) => r.body.code === 0)!;
+    expect((await stored(sw.sn)).revision).toBe(revision + 1);
+    expect((await read(sw.sn)).switch.ports.find((p) => p.id === 6)?.name).toBe(
+      winner.body.data.switch.ports.find((p) => p.id === 6)?.name,
+    );
+    revision += 1;
+  });
+
+  it('the switch itself refuses a section that breaks a rule (sent through the generic configuration route)', async () => {
+    // The generic route stores any well-formed document; the switch checks the rules like a real one.
+    const doc = {
+      ...(sw.document as Record<string, unknown>),
+      switch: { ports: [{ id: 1, aggregation: 3 }] },
+    };
+    const res = await owner.client.request<{ revision: number }>(
+      'PUT',
+      `/projects/${projectId}/devices/${sw.sn}/config`,
+      { expectedRevision: revision, document: doc },
+    );
+    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    revision = res.body.data.revision;
+    const row = await waitFor(async () => {
+      const r = await deviceRow(server, sw.sn);
+      return r?.configStatus === 'failed' ? r : null;
+    }, 'refused by the switch');
+    expect(row.configCode).toBe(5015);
+    expect((await read(sw.sn)).configStatus).toBe('failed');
+  });
+
   it('a device that is not a switch is refused with 2', async () => {
     const ap = await device('BA-W1200C');
     const res = await save(ap.sn, 0, {});
