@@ -20,12 +20,15 @@ interface Props {
 /** QVLAN mode, management VLAN and the switch's own IP (DHCP or static), checked as the user types. */
 export function SwitchSettings({ section, info, writable, onSave }: Props) {
   const { t } = useTranslation();
-  const initial = useMemo(
-    () => ({ qvlan: section.qvlan, managementVlan: section.managementVlan, ip: section.ip }),
-    [section],
-  );
+  // The saved values; a refetch of the same values (every few seconds) keeps what the user is typing.
+  const savedKey = JSON.stringify({
+    qvlan: section.qvlan,
+    managementVlan: section.managementVlan,
+    ip: section.ip,
+  });
+  const initial = useMemo(() => JSON.parse(savedKey) as Settings, [savedKey]);
   const [draft, setDraft] = useState<Settings>(initial);
-  const [dns, setDnsText] = useState<[string, string]>(['', '']);
+  const [dns, setDnsText] = useState<[string, string]>([initial.ip.dns[0] ?? '', initial.ip.dns[1] ?? '']);
   const [saving, setSaving] = useState(false);
   useEffect(() => {
     setDraft(initial);
