@@ -1,7 +1,7 @@
 import type { SwitchView } from '@beacon/protocol';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { call, createProjectByApi, signUpByApi } from './helpers/account.ts';
+import { call, createProjectByApi, freshSn, signUpByApi } from './helpers/account.ts';
 import { axeViolations } from './helpers/axe.ts';
 import { hasChromium, useBrowser } from './helpers/browser.ts';
 
@@ -95,5 +95,22 @@ describe.runIf(hasChromium())('switch ports in Chromium', () => {
     }).toBe(true);
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await poll(() => axeViolations(phone)).toEqual([]);
+
+    // An offline switch: the panel says why it cannot be configured, and the server refuses with 36.
+    const offline = freshSn('E2ESWOFF');
+    expect(
+      (await call(phone, 'POST', `/projects/${projectId}/devices`, { sn: offline, model: 'BS-S1008P' })).code,
+    ).toBe(0);
+    await phone.keyboard.press('Escape');
+    await phone.getByTestId('ports-panel').waitFor({ state: 'detached' });
+    await poll(() => phone.getByTestId(`device-open-${offline}`).count()).toBe(1);
+    await phone.getByTestId(`device-open-${offline}`).click();
+    await poll(() => phone.getByTestId('ports-blocked').textContent()).toContain('offline');
+    await poll(() => axeViolations(phone)).toEqual([]);
+    const refused = await call(phone, 'PUT', `/projects/${projectId}/devices/${offline}/switch`, {
+      expectedRevision: 0,
+      switch: {},
+    });
+    expect(refused.code).toBe(36);
   });
 });
