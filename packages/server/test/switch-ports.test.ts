@@ -418,6 +418,32 @@ describe('a save reaches the switch', () => {
   });
 });
 
+describe('copying a configuration between switches', () => {
+  it("copies the ports, not the source switch's static address", async () => {
+    const [a, b] = await Promise.all([device(), device()]);
+    const source = await read(a.sn);
+    const ports = source.switch.ports.map((p) => (p.id === 2 ? { ...p, name: 'copied' } : p));
+    const res = await save(a.sn, 0, {
+      ...source.switch,
+      ip: { mode: 'static', ip: '192.168.60.2', mask: '255.255.255.0', gateway: '', dns: [] },
+      ports,
+    });
+    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    await applied(a.sn, res.body.data.revision);
+    const copy = await owner.client.post(`/projects/${projectId}/devices/${a.sn}/actions/copy-config`, {
+      targets: [b.sn],
+    });
+    expect(copy.body.code, JSON.stringify(copy.body)).toBe(0);
+    await waitFor(
+      async () => (await deviceRow(server, b.sn))?.configStatus === 'applied' && b.revision > 0,
+      'copied',
+    );
+    const doc = b.document as { switch: { ip: { mode: string }; ports: { id: number; name: string }[] } };
+    expect(doc.switch.ports.find((p) => p.id === 2)?.name).toBe('copied');
+    expect(doc.switch.ip.mode).toBe('dhcp');
+  });
+});
+
 describe('devices that cannot be configured', () => {
   it.each([
     { label: 'offline', set: { status: 0 }, code: 36 },
