@@ -16,6 +16,7 @@ import {
   validateTaggedNotPvid,
   validateVlanId,
 } from '../validators/vlan.ts';
+import { DEVICE_LIMITS } from './limits.ts';
 import type { ModelInfo, ModelPort } from './models.ts';
 
 /**
@@ -43,7 +44,7 @@ export const PORT_SPEEDS = [0, 10, 100, 1000, 2500, 10000] as const;
 const vlanId = z.int().min(0).max(65535);
 
 export const switchPortSchema = z.object({
-  id: z.int().min(1).max(LIMITS.VLAN_ID_MAX),
+  id: z.int().min(1).max(DEVICE_LIMITS.PORTS),
   /** Port on (true) or shut down. */
   enabled: z.boolean().default(true),
   /** Name or remark shown in the port grid. */
@@ -91,7 +92,7 @@ export const switchConfigSchema = z.object({
   /** The VLAN the switch is managed in. */
   managementVlan: vlanId.default(1),
   ip: switchIpSchema.default({ mode: 'dhcp', ip: '', mask: '', gateway: '', dns: [] }),
-  ports: z.array(switchPortSchema).max(LIMITS.VLAN_ID_MAX).default([]),
+  ports: z.array(switchPortSchema).max(DEVICE_LIMITS.PORTS).default([]),
 });
 export type SwitchConfig = z.output<typeof switchConfigSchema>;
 export type SwitchConfigInput = z.input<typeof switchConfigSchema>;
@@ -292,7 +293,7 @@ export function validateSwitchConfig(section: SwitchConfig, info: ModelInfo): Sw
   }
 
   const fixed = full.ports.reduce((sum, p) => sum + (p.poe?.enabled ? p.poe.power : 0), 0);
-  if (fixed > info.poeBudget && info.poeBudget >= 0 && fixed > 0) {
+  if (fixed > info.poeBudget) {
     return at(
       'ports',
       invalid(
