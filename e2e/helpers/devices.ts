@@ -8,6 +8,8 @@ const POOL = [
   { sn: 'E2EPOOLCP0000001', model: 'BC-C5' },
   // command-outcomes.test.ts: its own AP, so its reboot does not meet another test's.
   { sn: 'E2EPOOLAP0000003', model: 'BA-W1200C' },
+  // switch-ports.test.ts: its own switch, whose ports it configures.
+  { sn: 'E2EPOOLSW0000003', model: 'BS-S1008P' },
 ];
 
 /**

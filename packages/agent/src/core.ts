@@ -209,7 +209,7 @@ export class DeviceCore {
       hardware: 'V1.0',
       capabilities: [...this.info.capabilities],
       mac: this.options.mac,
-      ip: this.options.ip,
+      ip: this.runningIp(),
       mode: d.mode,
       revision: d.revision,
       ...(this.configHash ? { configHash: this.configHash } : {}),
@@ -225,6 +225,12 @@ export class DeviceCore {
       protocol: 1,
       ts: Date.now(),
     };
+  }
+
+  /** The switch's static IP when its configuration sets one, else the address it was given. */
+  runningIp(): string {
+    const ip = this.store.document.switch?.ip;
+    return ip?.mode === 'static' && ip.ip ? ip.ip : this.options.ip;
   }
 
   state(): LiveState {
@@ -268,6 +274,7 @@ export class DeviceCore {
         rateLimit: this.store.data.rateLimit,
         clientLimits: this.store.data.clientLimits,
         radios: (doc.radios ?? []).map((r) => ({ band: r.band, channel: r.channel, power: r.power })),
+        switchPorts: doc.switch?.ports,
       },
       portEvents,
     );
@@ -677,6 +684,7 @@ export class DeviceCore {
       );
       return;
     }
+    const ipBefore = this.runningIp();
     // Running but not yet saved (status 7) for the §9 save time, then saved and reported.
     this.operation = DeviceOperation.APPLY_CONFIG;
     this.status = DeviceStatus.ONLINE_NOT_SAVED;
@@ -694,7 +702,11 @@ export class DeviceCore {
     this.operation = null;
     this.status = DeviceStatus.ONLINE;
     this.reply(cmd.id, 0, undefined, { revision });
+    // A new management address is announced like after a boot (the hello carries the IP).
+    if (this.runningIp() !== ipBefore) this.publish('hello', this.hello());
     this.publishState();
+    // Port and PoE settings show in the next report at once.
+    this.publishTelemetry();
     this.emitEvent('config-applied', 'info', `Configuration revision ${revision} applied`, { revision });
   }
 

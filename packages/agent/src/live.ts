@@ -5,6 +5,7 @@ import {
   FrequencyBand,
   hasCapability,
   type ModelInfo,
+  type SwitchPort,
   type Telemetry,
   type TelemetryClient,
   type TelemetryPort,
@@ -33,6 +34,8 @@ export interface LiveContext {
   clientLimits: Record<string, { upKbps: number; downKbps: number }>;
   /** Radio settings of the running configuration. */
   radios: { band: FrequencyBand; channel: number; power: number }[];
+  /** Port settings of the running configuration (a switch's `switch` section); absent = defaults. */
+  switchPorts?: readonly SwitchPort[];
 }
 
 interface PortState {
@@ -176,16 +179,23 @@ export class LiveData {
     const clientTraffic = clients.reduce((a, c) => a + c.rxRate + c.txRate, 0);
 
     // Ports and PoE within the budget: ports are powered in order until the budget is spent.
+    // A port switched off has no link and no power; PoE off powers nothing; a power limit below
+    // what the powered device needs leaves it unpowered (docs/decisions/0039).
     let poeUsed = 0;
     const ports: TelemetryPort[] = [];
+    const settings = new Map((ctx.switchPorts ?? []).map((s) => [s.id, s]));
     for (const spec of info.ports) {
       const p = this.ports.get(spec.id)!;
-      const cycling = p.downUntil > ctx.now;
+      const set = settings.get(spec.id);
+      const enabled = set?.enabled ?? true;
+      const poeOn = spec.poe && (set?.poe?.enabled ?? true);
+      const limit = set?.poe?.power ?? 0;
+      const cycling = p.downUntil > ctx.now || !enabled;
       let powered = false;
       let draw = 0;
-      if (spec.poe && p.neighbour && !cycling) {
+      if (poeOn && p.neighbour && !cycling) {
         const want = p.poeDraw || this.drawFor(p.neighbour);
-        if (want > 0) {
+        if (want > 0 && (limit === 0 || want <= limit)) {
           if (poeUsed + want <= info.poeBudget) {
             powered = true;
             draw = want;
@@ -219,11 +229,11 @@ export class LiveData {
       ports.push({
         id: spec.id,
         type: spec.type,
-        enabled: true,
+        enabled,
         link,
-        speed: link ? Math.min(spec.maxSpeed, p.neighbour?.speed ?? spec.maxSpeed) : 0,
-        duplex: link ? 'full' : null,
-        poe: spec.poe ? { enabled: true, power: round1(draw) } : null,
+        speed: link ? Math.min(set?.speed || spec.maxSpeed, p.neighbour?.speed ?? spec.maxSpeed) : 0,
+        duplex: link ? (set?.duplex === 'half' ? 'half' : 'full') : null,
+        poe: spec.poe ? { enabled: poeOn, power: round1(draw) } : null,
         rxBytes: p.rxBytes,
         txBytes: p.txBytes,
         rxRate: p.rxRate,

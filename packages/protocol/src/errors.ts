@@ -181,6 +181,8 @@ export const ERROR_CATALOGUE = {
   5091: e('There is no pending offer of this project for your account', 404),
   // Configuration revisions (src/config/ of the server).
   5120: e('The configuration was changed by someone else; reload it and apply your change again', 409),
+  // Switch ports (docs/decisions/0039).
+  5260: e("The ports' PoE power limits exceed the switch's PoE budget", 409),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -294,6 +296,9 @@ export const Codes = {
   NO_OFFER: 5091,
   DUPLICATE_SSID: 5009,
   CONFIG_STALE: 5120,
+  VLAN_MISSING: 5013,
+  AGGREGATION: 5015,
+  POE_BUDGET: 5260,
 } as const satisfies Record<string, ErrorCode>;
 
 /** Client-side failures that have no server code (SPEC.md §7). */

@@ -16,6 +16,8 @@ export * from './api/projects.ts';
 export * from './api/route-contract.ts';
 export * from './api/sharing.ts';
 export * from './api/sharing-routes.ts';
+export * from './api/switch.ts';
+export * from './api/switch-routes.ts';
 export * from './device/index.ts';
 export * from './enums/account.ts';
 export * from './enums/device.ts';

@@ -24,6 +24,7 @@ import { accountRoutes } from './accounts/routes.ts';
 import { HEALTH_PATH, registerPrincipal, signedInHook } from './auth/principal.ts';
 import { authRoutes } from './auth/routes.ts';
 import { configRoutes } from './config/routes.ts';
+import { switchRoutes } from './config/switch-routes.ts';
 import type { Deps } from './deps.ts';
 import { devRoutes } from './dev/routes.ts';
 import { deviceRoutes } from './devices/routes.ts';
@@ -147,6 +148,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         await sharingRoutes(signed as App, deps);
         await maintenanceRoutes(signed as App, deps);
         await configRoutes(signed as App, deps);
+        await switchRoutes(signed as App, deps);
       });
     },
     { prefix: API_PREFIX },

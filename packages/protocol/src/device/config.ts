@@ -37,6 +37,7 @@ import {
   validateTxPower,
 } from '../validators/wireless.ts';
 import { Capability, hasCapability, type ModelInfo } from './models.ts';
+import { switchConfigSchema, validateSwitchConfig } from './switch-config.ts';
 
 /**
  * The configuration document a device runs: the whole desired configuration of one device, sent with
@@ -163,6 +164,8 @@ export const deviceConfigSchema = z.looseObject({
   ports: z.array(portConfigSchema).optional(),
   wifi: z.array(wifiConfigSchema).optional(),
   radios: z.array(radioConfigSchema).optional(),
+  /** A switch's ports, QVLAN, management VLAN and IP (switch-config.ts, docs/decisions/0039). */
+  switch: switchConfigSchema.optional(),
 });
 export type DeviceConfig = z.output<typeof deviceConfigSchema>;
 export type DeviceConfigInput = z.input<typeof deviceConfigSchema>;
@@ -208,6 +211,7 @@ export function validateDeviceConfig(doc: DeviceConfig, info: ModelInfo): Config
     () => needs(info, Capability.ROUTING, 'staticRoutes', !!doc.staticRoutes?.length),
     () => needs(info, Capability.PORT_MAPPING, 'portMappings', !!doc.portMappings?.length),
     () => needs(info, Capability.VLAN, 'vlans', !!doc.vlans?.length),
+    () => needs(info, Capability.SWITCHING, 'switch', !!doc.switch),
   );
   if (model) return model;
 
@@ -359,6 +363,11 @@ export function validateDeviceConfig(doc: DeviceConfig, info: ModelInfo): Config
       () => at(`${p}.stripped`, validateStrippedVsAllowed(port.stripped, port.tagged)),
     );
     if (r) return r;
+  }
+
+  if (doc.switch) {
+    const r = validateSwitchConfig(doc.switch, info);
+    if (r) return { ...r, path: r.path ? `switch.${r.path}` : 'switch' };
   }
 
   const wifi = doc.wifi ?? [];

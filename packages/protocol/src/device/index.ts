@@ -10,4 +10,5 @@ export * from './models.ts';
 export * from './redact.ts';
 export * from './remote.ts';
 export * from './secret.ts';
+export * from './switch-config.ts';
 export * from './topics.ts';

@@ -78,6 +78,16 @@ export async function send(
       const ownAdmin = (device.desiredConfig as { admin?: unknown } | null)?.admin;
       if (ownAdmin) (document as { admin?: unknown }).admin = ownAdmin;
       else delete (document as { admin?: unknown }).admin;
+      // Nor a switch's own address (two switches on one static IP would clash): the receiver
+      // keeps its IP settings, DHCP when it has none (docs/decisions/0039).
+      const copied = (document as { switch?: Record<string, unknown> }).switch;
+      if (copied) {
+        const ownIp = (device.desiredConfig as { switch?: { ip?: unknown } } | null)?.switch?.ip;
+        (document as { switch?: Record<string, unknown> }).switch = {
+          ...copied,
+          ip: ownIp ?? { mode: 'dhcp', ip: '', mask: '', gateway: '', dns: [] },
+        };
+      }
       const r = await commands.setDesiredConfig(sn, document, actor, { scope });
       outcome = r.outcome;
       if (!outcome) return { sn, code: 0, message: null, commandId: null, data: { revision: r.revision } };

@@ -655,6 +655,117 @@ const projectConfigResource: ContractResource = {
   ],
 };
 
+/** Switch ports (src/config/switch.ts, decision 0039): an online switch at revision 1. */
+const SWITCH_BASE = {
+  qvlan: true,
+  managementVlan: 1,
+  ip: {
+    mode: 'static',
+    ip: '192.168.1.20',
+    mask: '255.255.255.0',
+    gateway: '192.168.1.1',
+    dns: ['8.8.8.8', '1.1.1.1'],
+  },
+  ports: [
+    {
+      id: 1,
+      enabled: true,
+      name: 'uplink',
+      speed: 1000,
+      duplex: 'full',
+      rateIn: 0,
+      rateOut: 1000,
+      eee: false,
+      trusted: true,
+      mode: 'trunk',
+      pvid: 1,
+      allowed: [10, 20],
+      stripped: [30],
+      aggregation: 1,
+      poe: { enabled: true, power: 15 },
+    },
+  ],
+};
+
+const SWITCH_SECTION = {
+  ...SWITCH_BASE,
+  ports: [SWITCH_BASE.ports[0], { ...SWITCH_BASE.ports[0], id: 2, name: 'uplink-2' }],
+};
+
+const switchResource: ContractResource = {
+  name: 'switch ports',
+  async setup(world) {
+    const sn = contractSn('S');
+    const seen = new Date();
+    const { db } = world.server.database;
+    await insertDevice(world.server.database, {
+      sn,
+      projectId: world.projectId,
+      model: 'BS-S1008P',
+      type: 'switch',
+      status: 1,
+      firstSeenAt: seen,
+      lastSeenAt: seen,
+      desiredRevision: 1,
+      desiredConfig: { name: 'first' },
+      desiredHash: 'c'.repeat(64),
+    });
+    await db.insert(configRevisions).values({
+      projectId: world.projectId,
+      sn,
+      revision: 1,
+      document: { name: 'first' },
+      hash: 'c'.repeat(64),
+      authorName: 'contract',
+    });
+    return { sn };
+  },
+  async state(ctx) {
+    const sn = ctx.fixture.sn as string;
+    const { db } = ctx.server.database;
+    return {
+      revisions: await db.select().from(configRevisions).where(eq(configRevisions.sn, sn)),
+      device: await db
+        .select({ revision: devices.desiredRevision, config: devices.desiredConfig })
+        .from(devices)
+        .where(eq(devices.sn, sn)),
+    };
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/devices/:sn/switch',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/devices/${c.fixture.sn}/switch`,
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/devices/:sn/switch',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/devices/${c.fixture.sn}/switch`,
+      body: () => ({ expectedRevision: 1, switch: SWITCH_SECTION, reason: 'contract' }),
+      invalid: [
+        { label: 'a stale revision', body: { expectedRevision: 0, switch: SWITCH_SECTION }, code: 5120 },
+        {
+          label: 'a stripped VLAN that is also allowed',
+          body: {
+            expectedRevision: 1,
+            switch: { ...SWITCH_SECTION, ports: [{ ...SWITCH_BASE.ports[0], stripped: [10] }] },
+          },
+          code: 16,
+        },
+        { label: 'no switch section', body: { expectedRevision: 1 }, code: 16 },
+      ],
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/switch-poe',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/switch-poe`,
+    },
+  ],
+};
+
 export const CONTRACT_RESOURCES: ContractResource[] = [
   projectResource,
   sharingResource,
@@ -662,4 +773,5 @@ export const CONTRACT_RESOURCES: ContractResource[] = [
   maintenanceResource,
   configResource,
   projectConfigResource,
+  switchResource,
 ];

@@ -20,6 +20,7 @@ import { useActionConfirm } from './confirm.tsx';
 import { DeviceCommandsTable } from './DeviceCommandsTable.tsx';
 import { DeviceFactsList } from './DeviceFactsList.tsx';
 import { EditModal } from './EditModal.tsx';
+import { PortsPanel } from './ports/PortsPanel.tsx';
 
 interface Props {
   projectId: number;
@@ -185,6 +186,13 @@ export function DeviceDrawer({ projectId, sn, writable, onClose }: Props) {
               local ? 'off' : 'on',
             )}
           </Space>
+
+          {d.type === 'switch' ? (
+            <>
+              <Divider titlePlacement="start">{t('switchPorts.title')}</Divider>
+              <PortsPanel projectId={projectId} sn={d.sn} writable={writable} />
+            </>
+          ) : null}
 
           <Divider titlePlacement="start">{t('devices.remoteTitle')}</Divider>
           <Space wrap>
