@@ -181,6 +181,10 @@ export const ERROR_CATALOGUE = {
   5091: e('There is no pending offer of this project for your account', 404),
   // Configuration revisions (src/config/ of the server).
   5120: e('The configuration was changed by someone else; reload it and apply your change again', 409),
+  // Network configuration (src/network/ of the server; SPEC.md §8 names these without numbers).
+  5250: e('The VLAN does not exist', 400),
+  5251: e('The interface is in use', 409),
+  5252: e('The project has no gateway to take this setting', 409),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -294,6 +298,13 @@ export const Codes = {
   NO_OFFER: 5091,
   DUPLICATE_SSID: 5009,
   CONFIG_STALE: 5120,
+  VLAN_MISSING: 5250,
+  INTERFACE_IN_USE: 5251,
+  NO_GATEWAY: 5252,
+  DEFAULT_ROUTE: 164,
+  LAN_IP: 101,
+  IP_CONFLICT: 105,
+  MAC_CONFLICT: 106,
 } as const satisfies Record<string, ErrorCode>;
 
 /** Client-side failures that have no server code (SPEC.md §7). */

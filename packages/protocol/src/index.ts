@@ -7,6 +7,8 @@ export * from './api/devices.ts';
 export * from './api/envelope.ts';
 export * from './api/ids.ts';
 export * from './api/maintenance.ts';
+export * from './api/network.ts';
+export * from './api/network-routes.ts';
 export * from './api/projects.ts';
 export * from './api/route-contract.ts';
 export * from './api/sharing.ts';
