@@ -253,6 +253,8 @@ describe('network configuration', () => {
   });
 
   it('an offline device gets the change when it is back', async () => {
+    // The previous change settled first: the switch leaves between two changes, not during one.
+    await waitFor(async () => (await get()).progress.applied === 3, 'settled');
     await sw.stop();
     await waitFor(async () => (await deviceRow(server, sw.sn))?.status === 0, 'switch offline');
     const current = await get();

@@ -80,8 +80,8 @@ export const NetworkStaticLease = z.object({
 
 export const NetworkDhcpPool = z.object({
   name: z.string().max(64),
-  /** The VLAN whose interface serves the pool; null: the LAN. */
-  vlan: z.int().min(0).max(99_999).nullable().default(null),
+  /** The VLAN whose interface serves the pool; absent: the LAN. */
+  vlan: z.int().min(0).max(99_999).optional(),
   startIp: ip,
   endIp: ip,
   mask,
@@ -115,8 +115,8 @@ export const NetworkDocument = z.object({
   dhcpPools: z.array(NetworkDhcpPool).max(64).default([]),
   staticRoutes: z.array(NetworkStaticRoute).max(128).default([]),
   portMappings: z.array(NetworkPortMapping).max(128).default([]),
-  /** The VLAN switches and APs are managed in; null: untagged. */
-  managementVlan: z.int().min(0).max(99_999).nullable().default(null),
+  /** The VLAN switches and APs are managed in; absent: untagged. */
+  managementVlan: z.int().min(0).max(99_999).optional(),
 });
 export type NetworkDocument = z.output<typeof NetworkDocument>;
 export type NetworkDocumentInput = z.input<typeof NetworkDocument>;
@@ -239,7 +239,7 @@ export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRule
     for (const id of v.untagged) untaggedPort.set(id, v.id);
   }
 
-  if (doc.managementVlan !== null && !vlanIds.includes(doc.managementVlan)) {
+  if (doc.managementVlan !== undefined && !vlanIds.includes(doc.managementVlan)) {
     return at('managementVlan', invalid(Codes.VLAN_MISSING, `VLAN ${doc.managementVlan} does not exist`));
   }
 
@@ -290,11 +290,11 @@ export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRule
       () => at(`${p}.name`, validatePoolName(pool.name)),
       () => at(`${p}.name`, validateUniqueName(pool.name, poolNames, 'Pool name')),
       () =>
-        pool.vlan !== null && !vlanIds.includes(pool.vlan)
+        pool.vlan !== undefined && !vlanIds.includes(pool.vlan)
           ? at(`${p}.vlan`, invalid(Codes.VLAN_MISSING, `VLAN ${pool.vlan} does not exist`))
           : null,
       () =>
-        pool.vlan !== null && doc.dhcpPools.slice(0, i).some((o) => o.vlan === pool.vlan)
+        pool.vlan !== undefined && doc.dhcpPools.slice(0, i).some((o) => o.vlan === pool.vlan)
           ? at(`${p}.vlan`, invalid(Codes.INTERFACE_IN_USE, `VLAN ${pool.vlan} already has a pool`))
           : null,
       () => at(`${p}.mask`, typeof pool.mask === 'string' ? validateSubnetMask(pool.mask) : null),
@@ -480,7 +480,11 @@ export const RouteTableEntry = z.object({
 export type RouteTableEntry = z.infer<typeof RouteTableEntry>;
 
 export const RouteTableView = z.object({
-  sn: z.string(),
+  /** The gateway asked; null when the project has none (code 5252). */
+  sn: z.string().nullable(),
+  /** 0 when the gateway answered; else why there is no table (36 offline, 71 upgrading, 5025 …). */
+  code: z.int(),
+  message: z.string().nullable(),
   /** The revision the gateway runs. */
   revision: z.int(),
   routes: z.array(RouteTableEntry),

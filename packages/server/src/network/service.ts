@@ -10,6 +10,7 @@ import {
   deviceConfigSchema,
   diffConfigs,
   EMPTY_NETWORK,
+  errorMessage,
   type ErrorCode,
   hasCapability,
   isOfflineStatus,
@@ -99,8 +100,8 @@ export function compile(
     if (doc.vlans.length) {
       out.vlans = doc.vlans.map((v) => ({ id: v.id, name: v.name, dhcp: false, tagged: [], untagged: [] }));
     }
-    if (doc.managementVlan !== null) out.managementVlan = doc.managementVlan;
-  } else if (doc.managementVlan !== null) {
+    if (doc.managementVlan !== undefined) out.managementVlan = doc.managementVlan;
+  } else if (doc.managementVlan !== undefined) {
     out.managementVlan = doc.managementVlan;
   }
   return out;
@@ -434,17 +435,27 @@ const RouteTableReply = z.object({
   routes: z.array(RouteTableEntry).max(1024),
 });
 
-/** The routes the gateway runs, asked of the device itself (route-table command), never our database. */
+/**
+ * The routes the gateway runs, asked of the device itself (route-table command), never our
+ * database. A gateway that cannot answer (offline 36, upgrading 71, no reply 5025) or a project
+ * without one (5252) is an answer too: the screen shows why there is no table.
+ */
 export async function routeTable(deps: Deps, caller: WriteCaller, projectId: number): Promise<RouteTableView> {
   const { db } = deps.database;
   await loadProjectAccess(db, caller, projectId, { now: deps.now() });
   const gateway = (await membersOf(db, projectId)).find((m) => m.role === 'gateway');
-  if (!gateway) throw new AppError(Codes.NO_GATEWAY);
+  const none = (sn: string | null, code: number, message: string | null): RouteTableView => ({
+    sn,
+    code,
+    message: message ?? errorMessage(code),
+    revision: 0,
+    routes: [],
+  });
+  if (!gateway) return none(null, Codes.NO_GATEWAY, null);
   const outcome = await deps.gateway.commands.send(gateway.row.sn, 'route-table', {}, caller);
-  if (outcome.code !== 0) throw new AppError(outcome.code as ErrorCode, outcome.message ?? undefined);
+  if (outcome.code !== 0) return none(gateway.row.sn, outcome.code, outcome.message ?? null);
   // What a device answers is hostile input: bounded and checked before it is shown.
   const reply = RouteTableReply.safeParse(outcome.data);
-  if (!reply.success) throw new AppError(Codes.SET_FAILED, 'The gateway answered with a malformed route table');
-  return { sn: gateway.row.sn, revision: reply.data.revision, routes: reply.data.routes };
+  if (!reply.success) return none(gateway.row.sn, Codes.SET_FAILED, 'The gateway answered with a malformed route table');
+  return { sn: gateway.row.sn, code: 0, message: null, revision: reply.data.revision, routes: reply.data.routes };
 }
-
