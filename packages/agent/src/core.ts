@@ -505,7 +505,10 @@ export class DeviceCore {
         this.reply(cmd.id, 0, undefined, { revision: this.revision, document: this.store.document });
         return;
       case 'route-table':
-        this.reply(cmd.id, 0, undefined, { revision: this.revision, routes: routeTableOf(this.store.document) });
+        this.reply(cmd.id, 0, undefined, {
+          revision: this.revision,
+          routes: routeTableOf(this.store.document),
+        });
         return;
       case 'kick-client': {
         const ok = this.options.world.kick(this.sn, cmd.params.mac);

@@ -57,7 +57,13 @@ const save = (expectedRevision: number, document: NetworkDocumentInput, reason =
   owner.client.request<NetworkView>('PUT', path(), { expectedRevision, document, reason });
 
 const VALID: NetworkDocumentInput = {
-  wan: { type: 'static', ip: '203.0.113.10', mask: '255.255.255.0', gateway: '203.0.113.1', dns: ['1.1.1.1'] },
+  wan: {
+    type: 'static',
+    ip: '203.0.113.10',
+    mask: '255.255.255.0',
+    gateway: '203.0.113.1',
+    dns: ['1.1.1.1'],
+  },
   lan: { ip: '192.168.1.1', mask: 24 },
   vlans: [{ id: 20, name: 'staff', ip: '10.20.0.1', mask: 24, dhcp: true, tagged: [3], untagged: [2] }],
   dhcpPools: [
@@ -140,8 +146,7 @@ const RULES: [string, (d: Doc) => void, number][] = [
   ],
   [
     'two leases of one IP (105)',
-    (d) =>
-      pool(d).staticLeases!.push({ mac: 'AA:BB:CC:00:00:03', ip: '10.20.0.150' }),
+    (d) => pool(d).staticLeases!.push({ mac: 'AA:BB:CC:00:00:03', ip: '10.20.0.150' }),
     105,
   ],
   [
@@ -156,7 +161,13 @@ const RULES: [string, (d: Doc) => void, number][] = [
   ],
   [
     'static route destination taken',
-    (d) => d.staticRoutes!.push({ name: 'lab2', destination: '172.16.9.9', mask: '255.255.0.0', nextHop: '10.20.0.253' }),
+    (d) =>
+      d.staticRoutes!.push({
+        name: 'lab2',
+        destination: '172.16.9.9',
+        mask: '255.255.0.0',
+        nextHop: '10.20.0.253',
+      }),
     5043,
   ],
   [
@@ -164,16 +175,8 @@ const RULES: [string, (d: Doc) => void, number][] = [
     (d) => d.staticRoutes!.push({ name: 'lab', destination: '172.17.0.0', mask: 16, nextHop: '10.20.0.253' }),
     5038,
   ],
-  [
-    'port mapping counts differ',
-    (d) => (d.portMappings![0]!.externalPorts = '8080-8081'),
-    16,
-  ],
-  [
-    'port mapping mixes ranges and lists',
-    (d) => (d.portMappings![0]!.internalPorts = '80-81;90'),
-    16,
-  ],
+  ['port mapping counts differ', (d) => (d.portMappings![0]!.externalPorts = '8080-8081'), 16],
+  ['port mapping mixes ranges and lists', (d) => (d.portMappings![0]!.internalPorts = '80-81;90'), 16],
 ];
 
 describe('network configuration', () => {
@@ -182,10 +185,15 @@ describe('network configuration', () => {
     expect(view).toMatchObject({ revision: 0, progress: { skipped: 0 } });
     expect(view.devices.map((d) => d.sn).sort()).toEqual([gateway.sn, sw.sn, ap.sn].sort());
     expect(view.gatewayPorts).toEqual([2, 3, 4, 5]);
-    const preview = await owner.client.request<NetworkPreviewView>('POST', path('/preview'), { document: VALID });
+    const preview = await owner.client.request<NetworkPreviewView>('POST', path('/preview'), {
+      document: VALID,
+    });
     expect(preview.status, JSON.stringify(preview.body)).toBe(200);
     const bySn = new Map(preview.body.data.devices.map((d) => [d.sn, d]));
-    expect(bySn.get(gateway.sn)).toMatchObject({ changed: true, sections: expect.arrayContaining(['wan', 'dhcpPools']) });
+    expect(bySn.get(gateway.sn)).toMatchObject({
+      changed: true,
+      sections: expect.arrayContaining(['wan', 'dhcpPools']),
+    });
     expect(bySn.get(sw.sn)).toMatchObject({ changed: true, sections: ['vlans', 'managementVlan'] });
     expect(bySn.get(ap.sn)).toMatchObject({ changed: true, sections: ['managementVlan'] });
   });
@@ -218,13 +226,19 @@ describe('network configuration', () => {
       staticRoutes: [{ name: 'lab' }],
       portMappings: [{ name: 'web' }],
     });
-    expect(sw.document).toMatchObject({ vlans: [{ id: 20, name: 'staff', tagged: [], untagged: [] }], managementVlan: 20 });
+    expect(sw.document).toMatchObject({
+      vlans: [{ id: 20, name: 'staff', tagged: [], untagged: [] }],
+      managementVlan: 20,
+    });
     expect(sw.document).not.toHaveProperty('wan');
     expect(ap.document).toMatchObject({ managementVlan: 20 });
     expect(ap.document).not.toHaveProperty('vlans');
     const row = await deviceRow(server, gateway.sn);
     expect(row?.reportedRevision).toBe(row?.desiredRevision);
-    const audits = await server.database.db.select().from(auditLog).where(eq(auditLog.action, 'network-save'));
+    const audits = await server.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'network-save'));
     expect(audits.length).toBeGreaterThan(0);
   });
 
@@ -281,7 +295,9 @@ describe('network configuration', () => {
     const head = list.body.data.items[0]!.revision;
     const diff = await owner.client.get<ConfigDiffView>(path(`/diff?from=1&to=${head}`));
     expect(diff.status).toBe(200);
-    expect(diff.body.data.changes.map((c) => c.path)).toEqual(expect.arrayContaining([expect.stringMatching(/^vlans/)]));
+    expect(diff.body.data.changes.map((c) => c.path)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^vlans/)]),
+    );
     const stale = await owner.client.request<NetworkView>('POST', path('/rollback'), {
       revision: 1,
       expectedRevision: head - 1,
@@ -298,6 +314,9 @@ describe('network configuration', () => {
       () => (gateway.document.vlans as { id: number }[] | undefined)?.length === 1,
       'gateway rolled back',
     );
-    await waitFor(() => (sw.document.vlans as { id: number }[] | undefined)?.length === 1, 'switch rolled back');
+    await waitFor(
+      () => (sw.document.vlans as { id: number }[] | undefined)?.length === 1,
+      'switch rolled back',
+    );
   });
 });

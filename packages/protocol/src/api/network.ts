@@ -146,10 +146,13 @@ function first(...checks: (() => NetworkCheck)[]): NetworkCheck {
 const MAC = /^[0-9A-Fa-f]{2}([:-][0-9A-Fa-f]{2}){5}$/;
 const normMac = (mac: string) => mac.replace(/-/g, ':').toUpperCase();
 const isMulti = (t: WanConnectionType) =>
-  t === WanConnectionType.MULTI_DHCP || t === WanConnectionType.MULTI_PPPOE || t === WanConnectionType.MULTI_STATIC;
+  t === WanConnectionType.MULTI_DHCP ||
+  t === WanConnectionType.MULTI_PPPOE ||
+  t === WanConnectionType.MULTI_STATIC;
 const isStatic = (t: WanConnectionType) =>
   t === WanConnectionType.STATIC_IP || t === WanConnectionType.MULTI_STATIC;
-const isPppoe = (t: WanConnectionType) => t === WanConnectionType.PPPOE || t === WanConnectionType.MULTI_PPPOE;
+const isPppoe = (t: WanConnectionType) =>
+  t === WanConnectionType.PPPOE || t === WanConnectionType.MULTI_PPPOE;
 
 /**
  * Every rule of SPEC.md §5 across the document, in the order the screens present them (LAN, VLAN,
@@ -181,7 +184,10 @@ export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRule
     const p = `vlans.${i}`;
     const r = first(
       () => at(`${p}.id`, validateVlanId(v.id, range)),
-      () => (vlanIds.includes(v.id) ? at(`${p}.id`, invalid(Codes.VLAN_ID_EXISTS, `VLAN ${v.id} already exists`)) : null),
+      () =>
+        vlanIds.includes(v.id)
+          ? at(`${p}.id`, invalid(Codes.VLAN_ID_EXISTS, `VLAN ${v.id} already exists`))
+          : null,
       () => at(`${p}.name`, validateVlanName(v.name, vlanNames)),
       () => {
         const bad = ports ? [...v.tagged, ...v.untagged].find((id) => !ports.has(id)) : undefined;
@@ -249,7 +255,8 @@ export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRule
       () => at('wan.dns', validateDns(w.dns)),
       () => {
         if (!isPppoe(w.type)) return null;
-        if (!w.username?.trim()) return at('wan.username', invalid(Codes.FORM_DATA, 'Enter the PPPoE account'));
+        if (!w.username?.trim())
+          return at('wan.username', invalid(Codes.FORM_DATA, 'Enter the PPPoE account'));
         if (!w.password) return at('wan.password', invalid(Codes.FORM_DATA, 'Enter the PPPoE password'));
         return null;
       },
@@ -298,7 +305,8 @@ export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRule
           ? at(`${p}.vlan`, invalid(Codes.INTERFACE_IN_USE, `VLAN ${pool.vlan} already has a pool`))
           : null,
       () => at(`${p}.mask`, typeof pool.mask === 'string' ? validateSubnetMask(pool.mask) : null),
-      () => (toPrefix(pool.mask) === null ? at(`${p}.mask`, invalid(Codes.FORM_DATA, 'Enter a valid mask')) : null),
+      () =>
+        toPrefix(pool.mask) === null ? at(`${p}.mask`, invalid(Codes.FORM_DATA, 'Enter a valid mask')) : null,
       () => at(`${p}.startIp`, validateDhcpRange(pool.startIp, pool.endIp, pool.mask)),
       () => {
         if (!pool.gateway) return null;
@@ -316,19 +324,25 @@ export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRule
       () => {
         for (const [j, lease] of pool.staticLeases.entries()) {
           const q = `${p}.staticLeases.${j}`;
-          if (!MAC.test(lease.mac)) return at(`${q}.mac`, invalid(Codes.FORM_DATA, 'Enter a valid MAC address'));
+          if (!MAC.test(lease.mac))
+            return at(`${q}.mac`, invalid(Codes.FORM_DATA, 'Enter a valid MAC address'));
           const f = validateIpv4(lease.ip, 'Lease IP');
           if (f) return at(`${q}.ip`, f);
           if (!isIpInRange(lease.ip, { start: pool.startIp, end: pool.endIp })) {
             return at(
               `${q}.ip`,
-              invalid(Codes.OUTSIDE_DHCP_RANGE, `${lease.ip} is outside the pool ${pool.startIp}-${pool.endIp}`),
+              invalid(
+                Codes.OUTSIDE_DHCP_RANGE,
+                `${lease.ip} is outside the pool ${pool.startIp}-${pool.endIp}`,
+              ),
             );
           }
           const n = parseIpv4(lease.ip)!;
-          if (leaseIps.has(n)) return at(`${q}.ip`, invalid(Codes.IP_CONFLICT, `${lease.ip} is already leased`));
+          if (leaseIps.has(n))
+            return at(`${q}.ip`, invalid(Codes.IP_CONFLICT, `${lease.ip} is already leased`));
           const mac = normMac(lease.mac);
-          if (leaseMacs.has(mac)) return at(`${q}.mac`, invalid(Codes.MAC_CONFLICT, `${lease.mac} already has a lease`));
+          if (leaseMacs.has(mac))
+            return at(`${q}.mac`, invalid(Codes.MAC_CONFLICT, `${lease.mac} already has a lease`));
           leaseIps.set(n, mac);
           leaseMacs.add(mac);
         }
@@ -344,16 +358,29 @@ export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRule
     const p = `staticRoutes.${i}`;
     const others = routes.slice(0, i);
     const r = first(
-      () => at(`${p}.name`, validateRouteName(route.name, others.map((o) => o.name))),
+      () =>
+        at(
+          `${p}.name`,
+          validateRouteName(
+            route.name,
+            others.map((o) => o.name),
+          ),
+        ),
       () =>
         toPrefix(route.mask) === 0 || parseIpv4(route.destination) === 0
           ? at(
               `${p}.destination`,
-              invalid(Codes.DEFAULT_ROUTE, 'The default route comes from the WAN; it cannot be a static route'),
+              invalid(
+                Codes.DEFAULT_ROUTE,
+                'The default route comes from the WAN; it cannot be a static route',
+              ),
             )
           : null,
       () => at(`${p}.mask`, typeof route.mask === 'string' ? validateSubnetMask(route.mask) : null),
-      () => (toPrefix(route.mask) === null ? at(`${p}.mask`, invalid(Codes.FORM_DATA, 'Enter a valid mask')) : null),
+      () =>
+        toPrefix(route.mask) === null
+          ? at(`${p}.mask`, invalid(Codes.FORM_DATA, 'Enter a valid mask'))
+          : null,
       () => at(`${p}.destination`, validateIpv4(route.destination, 'Destination network')),
       () =>
         at(
@@ -376,7 +403,14 @@ export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRule
   for (const [i, m] of mappings.entries()) {
     const p = `portMappings.${i}`;
     const r = first(
-      () => at(`${p}.name`, validateRouteName(m.name, mappings.slice(0, i).map((o) => o.name))),
+      () =>
+        at(
+          `${p}.name`,
+          validateRouteName(
+            m.name,
+            mappings.slice(0, i).map((o) => o.name),
+          ),
+        ),
       () => at(`${p}.internalIp`, validateIpv4(m.internalIp, 'Internal IP')),
       () => at(`${p}.internalPorts`, validatePortMapping(m.internalPorts, m.externalPorts)),
     );
@@ -387,7 +421,8 @@ export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRule
 
 /** Static route and port mapping names: 1-32 characters, unique (SPEC.md §5). */
 function validateRouteName(name: string, existing: readonly string[]): Check {
-  if (name.trim() === '' || name.length > 32) return invalid(Codes.FORM_DATA, 'Name must be 1 to 32 characters');
+  if (name.trim() === '' || name.length > 32)
+    return invalid(Codes.FORM_DATA, 'Name must be 1 to 32 characters');
   return validateUniqueName(name, existing);
 }
 

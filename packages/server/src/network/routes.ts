@@ -35,7 +35,8 @@ export async function networkRoutes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(R.save.response) },
       },
     },
-    async (request) => ok(await service.saveNetwork(deps, callerOf(request), request.params.id, request.body)),
+    async (request) =>
+      ok(await service.saveNetwork(deps, callerOf(request), request.params.id, request.body)),
   );
 
   app.post(

@@ -10,8 +10,8 @@ import {
   deviceConfigSchema,
   diffConfigs,
   EMPTY_NETWORK,
-  errorMessage,
   type ErrorCode,
+  errorMessage,
   hasCapability,
   isOfflineStatus,
   ManagementMode,
@@ -23,8 +23,8 @@ import {
   type NetworkPreviewView,
   type NetworkProgress,
   type NetworkView,
-  parseOrThrow,
   type PreviewNetworkBody,
+  parseOrThrow,
   REDACTED,
   type RollbackNetworkBody,
   RouteTableEntry,
@@ -174,14 +174,18 @@ function progressOf(views: readonly NetworkDeviceView[]): NetworkProgress {
 }
 
 function currentDocument(deps: Deps, row: DeviceRow): Record<string, unknown> {
-  return row.desiredConfig ? (secretsOf(deps).openDocument(row.desiredConfig) as Record<string, unknown>) : {};
+  return row.desiredConfig
+    ? (secretsOf(deps).openDocument(row.desiredConfig) as Record<string, unknown>)
+    : {};
 }
 
 /** Validates a network document for the project's devices; throws the first failure with its code. */
 function check(doc: NetworkDocument, members: readonly Member[], deps: Deps): void {
   const failure = validateNetworkDocument(doc, rulesOf(members));
   if (failure) {
-    throw new AppError(failure.code as ErrorCode, failure.message, { [`document.${failure.path}`]: failure.message });
+    throw new AppError(failure.code as ErrorCode, failure.message, {
+      [`document.${failure.path}`]: failure.message,
+    });
   }
   // Each compiled document must also pass what the device itself checks (its model's rules).
   for (const m of members) {
@@ -212,7 +216,11 @@ async function latest(db: DbOrTx, projectId: number): Promise<RevisionRow | unde
   return row;
 }
 
-async function findRevision(db: DbOrTx, projectId: number, revision: number): Promise<RevisionRow | undefined> {
+async function findRevision(
+  db: DbOrTx,
+  projectId: number,
+  revision: number,
+): Promise<RevisionRow | undefined> {
   const [row] = await db
     .select()
     .from(networkRevisions)
@@ -293,7 +301,9 @@ async function commit(
       const before = await latest(write.tx, projectId);
       const head = before?.revision ?? 0;
       if (change.expectedRevision !== head) {
-        throw new AppError(Codes.CONFIG_STALE, undefined, { expectedRevision: `The latest revision is ${head}` });
+        throw new AppError(Codes.CONFIG_STALE, undefined, {
+          expectedRevision: `The latest revision is ${head}`,
+        });
       }
       const stored = before ? secrets.openDocument(before.document) : null;
       const raw = await change.document(write.tx, openDoc(deps, before));
@@ -318,7 +328,8 @@ async function commit(
         const current = currentOf(deps, m);
         const compiled = compile(doc, m.role, current);
         if (
-          canonicalJson(deviceConfigSchema.parse(compiled)) === canonicalJson(deviceConfigSchema.parse(current)) &&
+          canonicalJson(deviceConfigSchema.parse(compiled)) ===
+            canonicalJson(deviceConfigSchema.parse(current)) &&
           m.row.desiredRevision > 0
         ) {
           continue;
@@ -372,7 +383,8 @@ export function rollbackNetwork(
   return commit(deps, caller, projectId, {
     document: async (tx) => {
       const target = await findRevision(tx, projectId, body.revision);
-      if (!target) throw new AppError(Codes.NOT_FOUND, 'There is no such revision', { revision: 'Not found' });
+      if (!target)
+        throw new AppError(Codes.NOT_FOUND, 'There is no such revision', { revision: 'Not found' });
       return secretsOf(deps).openDocument(target.document);
     },
     expectedRevision: body.expectedRevision,
@@ -392,7 +404,13 @@ export async function listNetworkRevisions(
   const where = eq(networkRevisions.projectId, projectId);
   const { limit, offset } = pageWindow(page);
   const { rows, total } = await withTotal(
-    db.select().from(networkRevisions).where(where).orderBy(desc(networkRevisions.revision)).limit(limit).offset(offset),
+    db
+      .select()
+      .from(networkRevisions)
+      .where(where)
+      .orderBy(desc(networkRevisions.revision))
+      .limit(limit)
+      .offset(offset),
     db.select({ n: count() }).from(networkRevisions).where(where),
   );
   return {
@@ -431,7 +449,11 @@ export async function diffNetwork(
 const mask = (v: unknown) => (v === undefined || v === '' ? v : REDACTED);
 
 const RouteTableReply = z.object({
-  revision: z.int().min(0).max(2 ** 31 - 1).default(0),
+  revision: z
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(0),
   routes: z.array(RouteTableEntry).max(1024),
 });
 
@@ -440,7 +462,11 @@ const RouteTableReply = z.object({
  * database. A gateway that cannot answer (offline 36, upgrading 71, no reply 5025) or a project
  * without one (5252) is an answer too: the screen shows why there is no table.
  */
-export async function routeTable(deps: Deps, caller: WriteCaller, projectId: number): Promise<RouteTableView> {
+export async function routeTable(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+): Promise<RouteTableView> {
   const { db } = deps.database;
   await loadProjectAccess(db, caller, projectId, { now: deps.now() });
   const gateway = (await membersOf(db, projectId)).find((m) => m.role === 'gateway');
@@ -456,6 +482,13 @@ export async function routeTable(deps: Deps, caller: WriteCaller, projectId: num
   if (outcome.code !== 0) return none(gateway.row.sn, outcome.code, outcome.message ?? null);
   // What a device answers is hostile input: bounded and checked before it is shown.
   const reply = RouteTableReply.safeParse(outcome.data);
-  if (!reply.success) return none(gateway.row.sn, Codes.SET_FAILED, 'The gateway answered with a malformed route table');
-  return { sn: gateway.row.sn, code: 0, message: null, revision: reply.data.revision, routes: reply.data.routes };
+  if (!reply.success)
+    return none(gateway.row.sn, Codes.SET_FAILED, 'The gateway answered with a malformed route table');
+  return {
+    sn: gateway.row.sn,
+    code: 0,
+    message: null,
+    revision: reply.data.revision,
+    routes: reply.data.routes,
+  };
 }

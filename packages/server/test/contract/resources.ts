@@ -4,9 +4,9 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import {
   accounts,
   configRevisions,
-  networkRevisions,
   devices,
   firmwareImages,
+  networkRevisions,
   projectMembers,
   projects,
   projectTransfers,
@@ -719,7 +719,10 @@ const networkResource: ContractResource = {
   async state(ctx) {
     const { db } = ctx.server.database;
     return {
-      revisions: await db.select().from(networkRevisions).where(eq(networkRevisions.projectId, ctx.projectId)),
+      revisions: await db
+        .select()
+        .from(networkRevisions)
+        .where(eq(networkRevisions.projectId, ctx.projectId)),
       device: await db
         .select({ revision: devices.desiredRevision, config: devices.desiredConfig })
         .from(devices)
@@ -769,7 +772,12 @@ const networkResource: ContractResource = {
           body: {
             document: {
               ...NETWORK_BODY,
-              dhcpPools: [{ ...NETWORK_BODY.dhcpPools[0], staticLeases: [{ mac: 'AA:BB:CC:00:00:02', ip: '10.20.0.2' }] }],
+              dhcpPools: [
+                {
+                  ...NETWORK_BODY.dhcpPools[0],
+                  staticLeases: [{ mac: 'AA:BB:CC:00:00:02', ip: '10.20.0.2' }],
+                },
+              ],
             },
           },
           code: 108,
