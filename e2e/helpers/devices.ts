@@ -8,6 +8,9 @@ const POOL = [
   { sn: 'E2EPOOLCP0000001', model: 'BC-C5' },
   // command-outcomes.test.ts: its own AP, so its reboot does not meet another test's.
   { sn: 'E2EPOOLAP0000003', model: 'BA-W1200C' },
+  // network.test.ts: a gateway and a switch of its own.
+  { sn: 'E2EPOOLGW0000001', model: 'BG-R1200' },
+  { sn: 'E2EPOOLSW0000002', model: 'BS-S1008P' },
 ];
 
 /**

@@ -109,7 +109,7 @@ export function NetworkPage({
 }) {
   const { t } = useTranslation();
   const { modal } = AntApp.useApp();
-  const { project, projectId, view, loading, refresh } = useNetwork();
+  const { project, projectId, view, loading, refresh, show } = useNetwork();
   if (!project || projectId === undefined) return <NoProject title={title} />;
   const writable = canWrite(project);
 
@@ -152,9 +152,8 @@ export function NetworkPage({
     });
     if (!confirmed) return false;
     try {
-      await networkApi.save(projectId, view.revision, doc);
+      show(await networkApi.save(projectId, view.revision, doc));
       showSuccess(t('network.saved'));
-      await refresh();
       return true;
     } catch (e) {
       showError(errorText(e));

@@ -27,7 +27,12 @@ export function useNetwork() {
     () => queryClient.invalidateQueries({ queryKey: networkKey(projectId) }),
     [queryClient, projectId],
   );
-  return { project, projectId, view: query.data, loading: query.isLoading, refresh };
+  /** The answer of a save: shown at once (the devices still pending), then refetched live. */
+  const show = useCallback(
+    (next: NetworkView) => queryClient.setQueryData(networkKey(projectId), next),
+    [queryClient, projectId],
+  );
+  return { project, projectId, view: query.data, loading: query.isLoading, refresh, show };
 }
 
 /**
