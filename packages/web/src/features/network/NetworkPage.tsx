@@ -1,5 +1,5 @@
 import type { NetworkDeviceView, NetworkDocumentInput, NetworkView } from '@beacon/protocol';
-import { Alert, App as AntApp, Card, Skeleton, Space, Table, type TableProps, Tag, Typography } from 'antd';
+import { Alert, App as AntApp, Badge, Card, Skeleton, Space, Table, type TableProps, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NoProject } from '../../components/NoProject.tsx';
@@ -48,11 +48,12 @@ export function ProgressCard({ view }: { view: NetworkView }) {
       onFilter: (value, d) => d.status === value,
       render: (_: unknown, d) => (
         <Space size={4} wrap>
-          <Tag color={STATUS_COLOR[d.status]} data-testid={`network-status-${d.sn}`}>
-            {t(`network.status.${d.status}`)}
-          </Tag>
+          <Badge
+            status={STATUS_COLOR[d.status]}
+            text={<span data-testid={`network-status-${d.sn}`}>{t(`network.status.${d.status}`)}</span>}
+          />
           {d.note && <Tag>{t(`network.note.${d.note}`)}</Tag>}
-          {d.code !== null && d.status === 'failed' && <Tag color="error">{d.code}</Tag>}
+          {d.code !== null && d.status === 'failed' && <Tag>{d.code}</Tag>}
         </Space>
       ),
     },
@@ -71,15 +72,28 @@ export function ProgressCard({ view }: { view: NetworkView }) {
       data-testid="network-progress"
     >
       <Space wrap style={{ marginBottom: 12 }}>
-        <Tag color="processing" data-testid="network-pending">
-          {t('network.count.pending', { count: progress.pending })}
-        </Tag>
-        <Tag color="success" data-testid="network-applied">
-          {t('network.count.applied', { count: progress.applied })}
-        </Tag>
-        <Tag color="error" data-testid="network-failed">
-          {t('network.count.failed', { count: progress.failed })}
-        </Tag>
+        <Badge
+          status="processing"
+          text={
+            <span data-testid="network-pending">
+              {t('network.count.pending', { count: progress.pending })}
+            </span>
+          }
+        />
+        <Badge
+          status="success"
+          text={
+            <span data-testid="network-applied">
+              {t('network.count.applied', { count: progress.applied })}
+            </span>
+          }
+        />
+        <Badge
+          status="error"
+          text={
+            <span data-testid="network-failed">{t('network.count.failed', { count: progress.failed })}</span>
+          }
+        />
         {progress.skipped > 0 && <Tag>{t('network.count.skipped', { count: progress.skipped })}</Tag>}
       </Space>
       <Table
