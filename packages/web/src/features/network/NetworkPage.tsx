@@ -1,5 +1,16 @@
 import type { NetworkDeviceView, NetworkDocumentInput, NetworkView } from '@beacon/protocol';
-import { Alert, App as AntApp, Badge, Card, Skeleton, Space, Table, type TableProps, Tag, Typography } from 'antd';
+import {
+  Alert,
+  App as AntApp,
+  Badge,
+  Card,
+  Skeleton,
+  Space,
+  Table,
+  type TableProps,
+  Tag,
+  Typography,
+} from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NoProject } from '../../components/NoProject.tsx';

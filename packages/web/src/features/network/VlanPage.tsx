@@ -1,5 +1,6 @@
 import { type NetworkVlan, validateIpv4, validateVlanId, validateVlanName } from '@beacon/protocol';
-import { Checkbox, Form, Input, Select, Tag } from 'antd';
+import { Button, Card, Checkbox, Form, Input, Select, Space, Tag } from 'antd';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkRule } from '../../forms/checkRule.ts';
 import { blankToUndefined, maskOf, maskText } from './fields.ts';
@@ -126,12 +127,57 @@ function VlanSection(props: SectionProps) {
   );
 }
 
+/** The VLAN switches and APs are managed in (none: untagged). */
+function ManagementVlanCard({ view, writable, apply }: SectionProps) {
+  const { t } = useTranslation();
+  const stored = view.document.managementVlan ?? null;
+  const [value, setValue] = useState<number | null>(stored);
+  const [saving, setSaving] = useState(false);
+  useEffect(() => setValue(stored), [stored]);
+  const save = async () => {
+    setSaving(true);
+    await apply({ ...view.document, managementVlan: value ?? undefined });
+    setSaving(false);
+  };
+  return (
+    <Card size="small" title={t('network.vlan.management')} style={{ marginBottom: 16 }}>
+      <Space wrap>
+        <Select
+          style={{ minWidth: 220 }}
+          aria-label={t('network.vlan.management')}
+          value={value}
+          onChange={setValue}
+          disabled={!writable}
+          data-testid="management-vlan"
+          options={[
+            { value: null, label: t('network.vlan.untaggedManagement') },
+            ...view.document.vlans.map((v) => ({ value: v.id, label: `VLAN ${v.id} (${v.name})` })),
+          ]}
+        />
+        <Button
+          onClick={save}
+          loading={saving}
+          disabled={!writable || value === stored}
+          data-testid="management-vlan-save"
+        >
+          {t('network.save')}
+        </Button>
+      </Space>
+    </Card>
+  );
+}
+
 /** /manage/networkconf/vlan: the project's VLANs (gateway interfaces, switch VLANs). */
 export function VlanPage() {
   const { t } = useTranslation();
   return (
     <NetworkPage title={t('route.vlan')} testId="network-vlan-page">
-      {(props) => <VlanSection {...props} />}
+      {(props) => (
+        <>
+          <ManagementVlanCard {...props} />
+          <VlanSection {...props} />
+        </>
+      )}
     </NetworkPage>
   );
 }
