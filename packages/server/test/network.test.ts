@@ -289,6 +289,26 @@ describe('network configuration', () => {
     await waitFor(async () => (await get()).progress.applied === 3, 'all applied again');
   });
 
+  it('a device in local management mode is left out and counted as not configurable', async () => {
+    await waitFor(async () => (await get()).progress.pending === 0, 'settled');
+    await server.database.db.update(devices).set({ managementMode: 0 }).where(eq(devices.sn, ap.sn));
+    const before = await deviceRow(server, ap.sn);
+    const current = await get();
+    expect(current.devices.find((d) => d.sn === ap.sn)?.note).toBe('local');
+    expect(current.progress.skipped).toBe(1);
+    const doc = clone();
+    doc.vlans!.push({ id: 50, name: 'mgmt' });
+    doc.managementVlan = 50;
+    const preview = await owner.client.request<NetworkPreviewView>('POST', path('/preview'), {
+      document: doc,
+    });
+    expect(preview.body.data.devices.find((d) => d.sn === ap.sn)?.changed).toBe(false);
+    const res = await save(current.revision, doc);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await deviceRow(server, ap.sn))?.desiredRevision).toBe(before?.desiredRevision);
+    await server.database.db.update(devices).set({ managementMode: 1 }).where(eq(devices.sn, ap.sn));
+  });
+
   it('lists, compares and rolls back; the rollback reaches the devices', async () => {
     const list = await owner.client.get<ConfigRevisionList>(path('/revisions'));
     expect(list.body.data.total).toBeGreaterThanOrEqual(3);
