@@ -80,6 +80,12 @@ describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
 
       for (const [path, screen] of [
         ['/manage/authority', 'sharing'],
+        ['/manage/networkconf/vlan', 'VLAN'],
+        ['/manage/networkconf/dhcp', 'DHCP'],
+        ['/manage/networkconf/netset', 'Internet'],
+        ['/manage/networkconf/static', 'static route'],
+        ['/manage/networkconf/port', 'port mapping'],
+        ['/manage/networkconf/router', 'route table'],
         ['/account', 'profile'],
         ['/manage/status', 'interim screen'],
         ['/manage/visualization/topo', 'interim Beta screen'],

@@ -10,6 +10,9 @@ const POOL = [
   { sn: 'E2EPOOLAP0000003', model: 'BA-W1200C' },
   // switch-ports.test.ts: its own switch, whose ports it configures.
   { sn: 'E2EPOOLSW0000003', model: 'BS-S1008P' },
+  // network.test.ts: a gateway and a switch of its own.
+  { sn: 'E2EPOOLGW0000001', model: 'BG-R1200' },
+  { sn: 'E2EPOOLSW0000002', model: 'BS-S1008P' },
 ];
 
 /**

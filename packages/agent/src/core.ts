@@ -39,6 +39,7 @@ import {
 } from '@beacon/protocol';
 import type { LiveData } from './live.ts';
 import { escapeHtml, RemotePage } from './remote.ts';
+import { routeTableOf } from './routes.ts';
 import type { ConfigStore } from './store.ts';
 import { between, scaledMs, sha256Hex } from './util.ts';
 import type { AccessPoint, ClientWorld, Station } from './world.ts';
@@ -509,6 +510,12 @@ export class DeviceCore {
         return this.applyConfig(cmd);
       case 'get-config':
         this.reply(cmd.id, 0, undefined, { revision: this.revision, document: this.store.document });
+        return;
+      case 'route-table':
+        this.reply(cmd.id, 0, undefined, {
+          revision: this.revision,
+          routes: routeTableOf(this.store.document),
+        });
         return;
       case 'kick-client': {
         const ok = this.options.world.kick(this.sn, cmd.params.mac);

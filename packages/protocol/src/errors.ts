@@ -183,6 +183,8 @@ export const ERROR_CATALOGUE = {
   5120: e('The configuration was changed by someone else; reload it and apply your change again', 409),
   // Switch ports (docs/decisions/0039).
   5260: e("The ports' PoE power limits exceed the switch's PoE budget", 409),
+  // Network configuration (src/network/ of the server; SPEC.md §8 names these without numbers).
+  5252: e('The project has no gateway to take this setting', 409),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -299,6 +301,12 @@ export const Codes = {
   VLAN_MISSING: 5013,
   AGGREGATION: 5015,
   POE_BUDGET: 5260,
+  INTERFACE_IN_USE: 5012,
+  NO_GATEWAY: 5252,
+  DEFAULT_ROUTE: 164,
+  LAN_IP: 101,
+  IP_CONFLICT: 105,
+  MAC_CONFLICT: 106,
 } as const satisfies Record<string, ErrorCode>;
 
 /** Client-side failures that have no server code (SPEC.md §7). */

@@ -12,6 +12,8 @@ export * from './api/ids.ts';
 export * from './api/maintenance.ts';
 export * from './api/platform-routes.ts';
 export * from './api/project-routes.ts';
+export * from './api/network.ts';
+export * from './api/network-routes.ts';
 export * from './api/projects.ts';
 export * from './api/route-contract.ts';
 export * from './api/sharing.ts';

@@ -51,12 +51,24 @@ const ProjectPreviewPage = named(
 );
 const AcceptInvitePage = named(() => import('./features/sharing/AcceptInvitePage.tsx'), 'AcceptInvitePage');
 const AuthorityPage = named(() => import('./features/sharing/AuthorityPage.tsx'), 'AuthorityPage');
+const VlanPage = named(() => import('./features/network/VlanPage.tsx'), 'VlanPage');
+const DhcpPage = named(() => import('./features/network/DhcpPage.tsx'), 'DhcpPage');
+const NetsetPage = named(() => import('./features/network/NetsetPage.tsx'), 'NetsetPage');
+const StaticRoutePage = named(() => import('./features/network/StaticRoutePage.tsx'), 'StaticRoutePage');
+const PortMappingPage = named(() => import('./features/network/PortMappingPage.tsx'), 'PortMappingPage');
+const RouteTablePage = named(() => import('./features/network/RouteTablePage.tsx'), 'RouteTablePage');
 
 const REAL_PAGES: Record<string, () => ReactNode> = {
   '/overview/list': () => <ProjectListPage />,
   '/overview/preview': () => <ProjectPreviewPage />,
   '/manage/authority': () => <AuthorityPage />,
   '/manage/devconf': () => <DevicesPage />,
+  '/manage/networkconf/vlan': () => <VlanPage />,
+  '/manage/networkconf/dhcp': () => <DhcpPage />,
+  '/manage/networkconf/netset': () => <NetsetPage />,
+  '/manage/networkconf/static': () => <StaticRoutePage />,
+  '/manage/networkconf/port': () => <PortMappingPage />,
+  '/manage/networkconf/router': () => <RouteTablePage />,
 };
 
 /**

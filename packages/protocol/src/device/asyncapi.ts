@@ -84,6 +84,8 @@ const COMMAND_SUMMARY: Record<CommandName, string> = {
   'get-config':
     'Read the running configuration: reply data {revision, document} (backup, copy configuration).',
   'kick-client': 'Force a client offline.',
+  'route-table':
+    'Read the routes the gateway runs (connected networks, static routes, the default route): reply data {revision, routes: [{destination, mask, gateway, interface, metric, source}]}.',
 };
 
 const jsonSchema = (schema: z.ZodType): Record<string, unknown> => {

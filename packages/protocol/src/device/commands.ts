@@ -25,6 +25,7 @@ export const CommandName = {
   APPLY_CONFIG: 'apply-config',
   GET_CONFIG: 'get-config',
   KICK_CLIENT: 'kick-client',
+  ROUTE_TABLE: 'route-table',
 } as const;
 export type CommandName = (typeof CommandName)[keyof typeof CommandName];
 export const COMMAND_NAMES: readonly CommandName[] = Object.values(CommandName);
@@ -64,6 +65,8 @@ export const COMMAND_PARAMS = {
   'apply-config': z.object({ revision: z.int().min(1), document: deviceConfigSchema }),
   'get-config': empty,
   'kick-client': z.object({ mac: macSchema }),
+  /** The routes the gateway runs (connected, static, default); answered in the reply's data. */
+  'route-table': empty,
 } as const satisfies Record<CommandName, z.ZodType>;
 
 export type CommandParams<N extends CommandName> = z.output<(typeof COMMAND_PARAMS)[N]>;
@@ -96,6 +99,7 @@ export const commandSchema = z.discriminatedUnion('name', [
   variant('apply-config'),
   variant('get-config'),
   variant('kick-client'),
+  variant('route-table'),
 ]);
 export type Command = z.output<typeof commandSchema>;
 export type CommandInput = z.input<typeof commandSchema>;
@@ -174,6 +178,7 @@ export const COMMAND_RULES: Readonly<Record<CommandName, CommandRule>> = {
   },
   'get-config': { capability: null, cloudOnly: false, seconds: 0, restarts: false },
   'kick-client': { capability: null, cloudOnly: true, seconds: 0, restarts: false },
+  'route-table': { capability: Capability.ROUTING, cloudOnly: false, seconds: 0, restarts: false },
 };
 
 /** Code 2 (model): the model cannot do this. */

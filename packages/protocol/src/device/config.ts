@@ -80,6 +80,12 @@ export const dhcpPoolConfigSchema = z.object({
   gateway: ip.optional(),
   dns: z.array(z.string()).default([]),
   leaseMinutes: int,
+  /** The VLAN whose interface serves the pool (null: the LAN). */
+  vlan: int.nullable().optional(),
+  staticLeases: z
+    .array(z.object({ mac: z.string().max(17), ip, name: z.string().max(32).default('') }))
+    .max(256)
+    .optional(),
 });
 
 export const staticRouteConfigSchema = z.object({
@@ -162,6 +168,8 @@ export const deviceConfigSchema = z.looseObject({
   staticRoutes: z.array(staticRouteConfigSchema).optional(),
   portMappings: z.array(portMappingConfigSchema).optional(),
   ports: z.array(portConfigSchema).optional(),
+  /** The VLAN the device is managed in (switches, APs); null: untagged. */
+  managementVlan: int.nullable().optional(),
   wifi: z.array(wifiConfigSchema).optional(),
   radios: z.array(radioConfigSchema).optional(),
   /** A switch's ports, QVLAN, management VLAN and IP (switch-config.ts, docs/decisions/0039). */

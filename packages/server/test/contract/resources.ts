@@ -6,6 +6,7 @@ import {
   configRevisions,
   devices,
   firmwareImages,
+  networkRevisions,
   projectMembers,
   projects,
   projectTransfers,
@@ -766,6 +767,166 @@ const switchResource: ContractResource = {
   ],
 };
 
+/** A network document with every field a client may send (valid for a BG-R1200 gateway). */
+const NETWORK_BODY = {
+  wan: {
+    type: 'static',
+    ip: '203.0.113.10',
+    mask: '255.255.255.0',
+    gateway: '203.0.113.1',
+    dns: ['1.1.1.1', '8.8.8.8'],
+    username: 'contract',
+    password: 'contract-secret',
+  },
+  lan: { ip: '192.168.1.1', mask: 24 },
+  vlans: [{ id: 20, name: 'staff', ip: '10.20.0.1', mask: 24, dhcp: true, tagged: [3], untagged: [2] }],
+  dhcpPools: [
+    {
+      name: 'staff_pool',
+      vlan: 20,
+      startIp: '10.20.0.100',
+      endIp: '10.20.0.200',
+      mask: 24,
+      gateway: '10.20.0.1',
+      dns: ['10.20.0.1'],
+      leaseMinutes: 60,
+      staticLeases: [{ mac: 'AA:BB:CC:00:00:01', ip: '10.20.0.150', name: 'printer' }],
+    },
+  ],
+  staticRoutes: [{ name: 'lab', destination: '172.16.0.0', mask: 16, nextHop: '10.20.0.254', outPort: 2 }],
+  portMappings: [
+    { name: 'web', protocol: 'tcp', internalIp: '192.168.1.10', internalPorts: '80', externalPorts: '8080' },
+  ],
+  managementVlan: 20,
+};
+
+const networkResource: ContractResource = {
+  name: 'network',
+  async setup(world) {
+    const sn = contractSn('N');
+    const seen = new Date();
+    await insertDevice(world.server.database, {
+      sn,
+      projectId: world.projectId,
+      model: 'BG-R1200',
+      type: 'router',
+      status: 0,
+      firstSeenAt: seen,
+      lastSeenAt: seen,
+    });
+    await world.server.database.db
+      .insert(networkRevisions)
+      .values({
+        projectId: world.projectId,
+        revision: 1,
+        document: {},
+        hash: 'c'.repeat(64),
+        authorName: 'contract',
+      })
+      // The demo project is shared by every test: its revision 1 is made once.
+      .onConflictDoNothing();
+    return { sn };
+  },
+  async state(ctx) {
+    const { db } = ctx.server.database;
+    return {
+      revisions: await db
+        .select()
+        .from(networkRevisions)
+        .where(eq(networkRevisions.projectId, ctx.projectId)),
+      device: await db
+        .select({ revision: devices.desiredRevision, config: devices.desiredConfig })
+        .from(devices)
+        .where(eq(devices.sn, ctx.fixture.sn as string)),
+    };
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/network',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/network`,
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/network',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/network`,
+      body: () => ({ expectedRevision: 1, document: NETWORK_BODY, reason: 'contract' }),
+      invalid: [
+        { label: 'a stale revision', body: { expectedRevision: 0, document: NETWORK_BODY }, code: 5120 },
+        {
+          label: 'a WAN gateway off its segment',
+          body: {
+            expectedRevision: 1,
+            document: { ...NETWORK_BODY, wan: { ...NETWORK_BODY.wan, gateway: '198.51.100.1' } },
+          },
+          code: 121,
+        },
+        {
+          label: 'a VLAN id that is not an integer',
+          body: { expectedRevision: 1, document: { vlans: [{ id: 20.5, name: 'x' }] } },
+          code: 112,
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/network/preview',
+      access: 'read',
+      auditRows: 0,
+      path: (c) => `/projects/${c.projectId}/network/preview`,
+      body: () => ({ document: NETWORK_BODY }),
+      invalid: [
+        {
+          label: 'a static lease outside its pool',
+          body: {
+            document: {
+              ...NETWORK_BODY,
+              dhcpPools: [
+                {
+                  ...NETWORK_BODY.dhcpPools[0],
+                  staticLeases: [{ mac: 'AA:BB:CC:00:00:02', ip: '10.20.0.2' }],
+                },
+              ],
+            },
+          },
+          code: 108,
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/network/revisions',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/network/revisions`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/network/diff',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/network/diff?from=1&to=1`,
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/network/rollback',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/network/rollback`,
+      body: () => ({ revision: 1, expectedRevision: 1, reason: 'contract' }),
+      invalid: [
+        { label: 'a revision that does not exist', body: { revision: 7, expectedRevision: 1 }, code: 5033 },
+        { label: 'a stale revision', body: { revision: 1, expectedRevision: 0 }, code: 5120 },
+      ],
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/network/route-table',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/network/route-table`,
+    },
+  ],
+};
+
 export const CONTRACT_RESOURCES: ContractResource[] = [
   projectResource,
   sharingResource,
@@ -773,5 +934,6 @@ export const CONTRACT_RESOURCES: ContractResource[] = [
   maintenanceResource,
   configResource,
   projectConfigResource,
+  networkResource,
   switchResource,
 ];

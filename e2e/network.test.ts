@@ -1,0 +1,113 @@
+import type { DeviceView, NetworkView } from '@beacon/protocol';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { call, createProjectByApi, openProjectRow, signUpByApi } from './helpers/account.ts';
+import { hasChromium, useBrowser } from './helpers/browser.ts';
+
+/** The machine is shared: allow the UI a few seconds (expect.poll alone gives up after one). */
+const poll = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout, interval: 100 });
+
+const GATEWAY = 'E2EPOOLGW0000001';
+const SWITCH = 'E2EPOOLSW0000002';
+
+/** Clicks the save of the "touches these devices" confirmation and checks it named `sns`. */
+async function confirmSave(page: Page, sns: string[]): Promise<void> {
+  const preview = page.getByTestId('network-preview');
+  await poll(() => preview.isVisible()).toBe(true);
+  const text = (await preview.textContent()) ?? '';
+  for (const sn of sns) expect(text).toContain(sn);
+  await page.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
+}
+
+/**
+ * Issue 10 in Chromium: a new project with the pool's gateway and switch; a VLAN and a DHCP pool
+ * created on their screens, the devices they touch named before the save, then each device seen
+ * pending and then applied, live. Values are unique per run, so a re-run still changes something.
+ */
+describe.runIf(hasChromium())('network configuration in Chromium', () => {
+  const browser = useBrowser();
+
+  it('creates a VLAN and a DHCP pool and shows the devices pending, then applied', {
+    timeout: 120_000,
+  }, async () => {
+    const page = await browser.newPage();
+    const run = Date.now();
+    const pool = inject('devicePool');
+    expect(pool).toEqual(expect.arrayContaining([GATEWAY, SWITCH]));
+    const vlanId = 100 + (run % 3900);
+    const octet = run % 250;
+    const name = `E2E-Net-${run % 100000}`;
+
+    await signUpByApi(page, `e2e-network-${run}@example.com`);
+    const projectId = await createProjectByApi(page, name);
+    for (const sn of [GATEWAY, SWITCH]) {
+      const added = await call(page, 'POST', `/projects/${projectId}/devices`, { sn });
+      expect(added.code, JSON.stringify(added)).toBe(0);
+    }
+    await poll(async () => {
+      const res = await call<{ items: DeviceView[] }>(
+        page,
+        'GET',
+        `/projects/${projectId}/devices?page=1&pageSize=20`,
+      );
+      return res.data.items.filter((d) => d.status === 1).length;
+    }).toBe(2);
+
+    await page.goto('/overview/list');
+    await openProjectRow(page, name);
+
+    // VLAN: checked as the user types with the server's rules.
+    await page.goto('/manage/networkconf/vlan');
+    await poll(() => page.getByTestId('vlan-table').isVisible()).toBe(true);
+    await page.getByTestId('vlan-add').click();
+    await page.getByTestId('vlan-id').fill('5');
+    await poll(() => page.getByText('VLAN ID must be', { exact: false }).count()).toBeGreaterThan(0);
+    await page.getByTestId('vlan-id').fill(String(vlanId));
+    await page.getByTestId('vlan-name').fill('br0');
+    await poll(() => page.getByText('VLAN name cannot be br0').count()).toBeGreaterThan(0);
+    await page.getByTestId('vlan-name').fill(`staff_${run % 10000}`);
+    await page.getByTestId('vlan-ip').fill(`172.20.${octet}.1`);
+    await page.getByTestId('vlan-mask').fill('24');
+    await page.getByTestId('vlan-submit').click();
+    await confirmSave(page, [GATEWAY, SWITCH]);
+
+    // Both devices: pending as soon as it is saved, then applied once they report the revision.
+    for (const sn of [GATEWAY, SWITCH]) {
+      await poll(() => page.getByTestId(`network-status-${sn}`).textContent(), 5_000).toBe('Pending');
+    }
+    for (const sn of [GATEWAY, SWITCH]) {
+      await poll(() => page.getByTestId(`network-status-${sn}`).textContent(), 30_000).toBe('Applied');
+    }
+    await poll(() => page.getByTestId('vlan-table').textContent()).toContain(String(vlanId));
+
+    // DHCP pool on that VLAN: only the gateway serves it.
+    await page.goto('/manage/networkconf/dhcp');
+    await poll(() => page.getByTestId('dhcp-table').isVisible()).toBe(true);
+    await page.getByTestId('dhcp-add').click();
+    await page.getByTestId('dhcp-name').fill(`pool_${run % 10000}`);
+    await page.getByTestId('dhcp-vlan').click();
+    await page.locator('.ant-select-item-option', { hasText: `VLAN ${vlanId}` }).click();
+    await page.getByTestId('dhcp-start').fill(`172.20.${octet}.100`);
+    await page.getByTestId('dhcp-end').fill(`172.20.${octet}.50`);
+    // End before start: the document check names the rule and its code while typing.
+    await poll(() => page.getByTestId('dhcp-check').textContent()).toContain('(109)');
+    await page.getByTestId('dhcp-end').fill(`172.20.${octet}.200`);
+    await poll(() => page.getByTestId('dhcp-check').count()).toBe(0);
+    await page.getByTestId('dhcp-gateway').fill(`172.20.${octet}.1`);
+    await page.getByTestId('dhcp-submit').click();
+    await confirmSave(page, [GATEWAY]);
+    await poll(() => page.getByTestId(`network-status-${GATEWAY}`).textContent(), 5_000).toBe('Pending');
+    await poll(() => page.getByTestId(`network-status-${GATEWAY}`).textContent(), 30_000).toBe('Applied');
+
+    const view = (await call<NetworkView>(page, 'GET', `/projects/${projectId}/network`)).data;
+    expect(view.revision).toBe(2);
+    expect(view.document.dhcpPools).toEqual([expect.objectContaining({ vlan: vlanId })]);
+    expect(view.progress).toMatchObject({ pending: 0, failed: 0, applied: 2 });
+
+    // The phone width shows the same screen.
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await signUpByApi(phone, `e2e-network-phone-${run}@example.com`);
+    await phone.goto('/manage/networkconf/vlan');
+    await poll(() => phone.getByTestId('page-title').isVisible()).toBe(true);
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { NetworkDocument, type NetworkDocumentInput, validateNetworkDocument } from './network.ts';
+
+const VALID: NetworkDocumentInput = {
+  wan: { type: 'pppoe', username: 'user', password: 'secret', dns: ['1.1.1.1', '8.8.8.8'] },
+  lan: { ip: '192.168.1.1', mask: '255.255.255.0' },
+  vlans: [{ id: 20, name: 'staff', ip: '10.20.0.1', mask: 24, untagged: [2] }],
+  dhcpPools: [
+    { name: 'lan_pool', startIp: '192.168.1.100', endIp: '192.168.1.200', mask: 24, leaseMinutes: 1440 },
+    { name: 'staff_pool', vlan: 20, startIp: '10.20.0.10', endIp: '10.20.0.20', mask: 24, leaseMinutes: 30 },
+  ],
+  managementVlan: 20,
+};
+
+const check = (doc: NetworkDocumentInput, gatewayPorts?: number[]) =>
+  validateNetworkDocument(NetworkDocument.parse(doc), { gatewayPorts });
+
+describe('validateNetworkDocument', () => {
+  it('accepts a valid document, and the empty one', () => {
+    expect(check(VALID, [2, 3, 4, 5])).toBeNull();
+    expect(check({})).toBeNull();
+  });
+
+  it('names the failing field and its code', () => {
+    expect(check({ ...VALID, lan: { ip: '192.168.1.0', mask: 24 } })).toMatchObject({
+      code: 101,
+      path: 'lan.ip',
+    });
+    expect(
+      check({
+        ...VALID,
+        dhcpPools: [{ name: 'p', startIp: '10.0.0.9', endIp: '10.0.0.1', mask: 24, leaseMinutes: 60 }],
+      }),
+    ).toMatchObject({ code: 109, path: 'dhcpPools.0.startIp' });
+    expect(check({ ...VALID, vlans: [{ id: 20, name: 'a', untagged: [7] }] }, [2, 3])).toMatchObject({
+      code: 16,
+      path: 'vlans.0.tagged',
+    });
+  });
+
+  it('checks the VLAN range it is given (the narrowest of the project devices)', () => {
+    const doc = NetworkDocument.parse({ vlans: [{ id: 5, name: 'low' }] });
+    expect(validateNetworkDocument(doc)).toMatchObject({ code: 16, path: 'vlans.0.id' });
+    expect(validateNetworkDocument(doc, { vlanRange: { min: 2, max: 4094 } })).toBeNull();
+  });
+});

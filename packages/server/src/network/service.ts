@@ -1,0 +1,494 @@
+import {
+  AppError,
+  Capability,
+  Codes,
+  type ConfigDiffView,
+  type ConfigRevisionList,
+  canonicalJson,
+  configHash,
+  type DeviceConfigInput,
+  deviceConfigSchema,
+  diffConfigs,
+  EMPTY_NETWORK,
+  type ErrorCode,
+  errorMessage,
+  hasCapability,
+  isOfflineStatus,
+  ManagementMode,
+  type ModelInfo,
+  modelInfo,
+  NetworkDeviceNote,
+  type NetworkDeviceView,
+  NetworkDocument,
+  type NetworkPreviewView,
+  type NetworkProgress,
+  type NetworkView,
+  type PreviewNetworkBody,
+  parseOrThrow,
+  REDACTED,
+  type RollbackNetworkBody,
+  RouteTableEntry,
+  type RouteTableView,
+  redactSecrets,
+  type SaveNetworkBody,
+  SECRET_KEYS,
+  validateDeviceConfig,
+  validateNetworkDocument,
+} from '@beacon/protocol';
+import { and, count, desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { commitDeviceRevision, keepSecrets } from '../config/repository.ts';
+import type { DbOrTx } from '../db/client.ts';
+import { pageWindow, withTotal } from '../db/paging.ts';
+import { devices, networkRevisions } from '../db/schema.ts';
+import type { Deps } from '../deps.ts';
+import { type DeviceRow, selectDevices } from '../devices/row.ts';
+import { loadProjectAccess } from '../projects/access.ts';
+import { type WriteCaller, withProjectWrite } from '../projects/write.ts';
+
+/**
+ * The project's network configuration (issue 10, docs/decisions/0038): one document saved as
+ * revisions of the project (network_revisions), checked against the revision it was based on
+ * (5120), validated with every SPEC.md §5 rule (validateNetworkDocument) and compiled, in the same
+ * transaction, into a new configuration revision of each device whose document it changes
+ * (config/repository.ts commitDeviceRevision: the device's own revision, pending, due for a push).
+ * After the commit the devices are pushed; the convergence job and the devices' hellos bring the
+ * offline and busy ones along (invariant 3). A device in local management mode is left out (76).
+ */
+
+type RevisionRow = typeof networkRevisions.$inferSelect;
+const secretsOf = (deps: Deps) => deps.gateway.commands.secrets;
+
+/** What a device of each kind takes from the network document. */
+export type Role = 'gateway' | 'switch' | 'ap';
+const SECTIONS: Record<Role, string[]> = {
+  gateway: ['wan', 'lan', 'vlans', 'dhcpPools', 'staticRoutes', 'portMappings'],
+  switch: ['vlans', 'managementVlan'],
+  ap: ['managementVlan'],
+};
+
+export function roleOf(info: ModelInfo | undefined): Role | null {
+  if (!info) return null;
+  if (hasCapability(info, Capability.WAN) || hasCapability(info, Capability.ROUTING)) return 'gateway';
+  if (hasCapability(info, Capability.SWITCHING)) return 'switch';
+  if (hasCapability(info, Capability.WIFI) && hasCapability(info, Capability.VLAN)) return 'ap';
+  return null;
+}
+
+/** Drops undefined and empty-string optional values so the device document stays minimal. */
+function clean<T extends Record<string, unknown>>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== '')) as T;
+}
+
+/** The device's document with the network sections of its role replaced by the document's. */
+export function compile(
+  doc: NetworkDocument,
+  role: Role,
+  current: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...current };
+  for (const key of SECTIONS[role]) delete out[key];
+  if (role === 'gateway') {
+    if (doc.wan) out.wan = clean({ ...doc.wan });
+    if (doc.lan) out.lan = { ...doc.lan };
+    if (doc.vlans.length) out.vlans = doc.vlans.map((v) => clean({ ...v }));
+    if (doc.dhcpPools.length) out.dhcpPools = doc.dhcpPools.map((p) => clean({ ...p }));
+    if (doc.staticRoutes.length) out.staticRoutes = doc.staticRoutes.map((r) => clean({ ...r }));
+    if (doc.portMappings.length) out.portMappings = doc.portMappings.map((m) => ({ ...m }));
+  } else if (role === 'switch') {
+    // The VLANs exist on the switch; which of its ports carry them is the switch's own port settings.
+    if (doc.vlans.length) {
+      out.vlans = doc.vlans.map((v) => ({ id: v.id, name: v.name, dhcp: false, tagged: [], untagged: [] }));
+    }
+    if (doc.managementVlan !== undefined) out.managementVlan = doc.managementVlan;
+  } else if (doc.managementVlan !== undefined) {
+    out.managementVlan = doc.managementVlan;
+  }
+  return out;
+}
+
+interface Member {
+  row: DeviceRow;
+  info: ModelInfo;
+  role: Role;
+}
+
+async function membersOf(db: DbOrTx, projectId: number, lock = false): Promise<Member[]> {
+  const q = selectDevices(db).where(eq(devices.projectId, projectId)).orderBy(devices.sn);
+  const rows = lock ? await q.for('update', { of: devices }) : await q;
+  const out: Member[] = [];
+  for (const row of rows) {
+    const info = modelInfo(row.model);
+    const role = roleOf(info);
+    if (info && role) out.push({ row, info, role });
+  }
+  return out;
+}
+
+/** The VLAN range every member accepts and the gateway's ports. */
+function rulesOf(members: readonly Member[]) {
+  let min = 10;
+  let max = 4094;
+  const vlanMembers = members.filter((m) => m.role !== 'ap');
+  if (vlanMembers.length) {
+    min = Math.max(...vlanMembers.map((m) => m.info.minVlan));
+    max = Math.min(...vlanMembers.map((m) => m.info.maxVlan));
+  }
+  const gateway = members.find((m) => m.role === 'gateway');
+  return {
+    vlanRange: { min, max },
+    gatewayPorts: gateway ? gateway.info.ports.filter((p) => !p.wan).map((p) => p.id) : undefined,
+  };
+}
+
+function noteOf(row: DeviceRow): NetworkDeviceView['note'] {
+  if (row.managementMode === ManagementMode.LOCAL) return NetworkDeviceNote.LOCAL;
+  if (row.status === 3 || row.status === 4 || row.status === 5) return NetworkDeviceNote.UPGRADING;
+  if (isOfflineStatus(row.status)) return NetworkDeviceNote.OFFLINE;
+  return null;
+}
+
+function deviceView(m: Member, changed: boolean): NetworkDeviceView {
+  return {
+    sn: m.row.sn,
+    name: m.row.name,
+    model: m.row.model,
+    type: m.row.type,
+    sections: SECTIONS[m.role],
+    changed,
+    note: noteOf(m.row),
+    revision: m.row.desiredRevision,
+    reportedRevision: m.row.reportedRevision,
+    status: m.row.configStatus,
+    code: m.row.configCode,
+  };
+}
+
+function progressOf(views: readonly NetworkDeviceView[]): NetworkProgress {
+  const p = { pending: 0, applied: 0, failed: 0, skipped: 0 };
+  for (const v of views) {
+    if (v.note === NetworkDeviceNote.LOCAL) p.skipped++;
+    else p[v.status]++;
+  }
+  return p;
+}
+
+function currentDocument(deps: Deps, row: DeviceRow): Record<string, unknown> {
+  return row.desiredConfig
+    ? (secretsOf(deps).openDocument(row.desiredConfig) as Record<string, unknown>)
+    : {};
+}
+
+/** Validates a network document for the project's devices; throws the first failure with its code. */
+function check(doc: NetworkDocument, members: readonly Member[], deps: Deps): void {
+  const failure = validateNetworkDocument(doc, rulesOf(members));
+  if (failure) {
+    throw new AppError(failure.code as ErrorCode, failure.message, {
+      [`document.${failure.path}`]: failure.message,
+    });
+  }
+  // Each compiled document must also pass what the device itself checks (its model's rules).
+  for (const m of members) {
+    if (m.row.managementMode === ManagementMode.LOCAL) continue;
+    const compiled = deviceConfigSchema.safeParse(compile(doc, m.role, currentOf(deps, m)));
+    if (!compiled.success) throw new AppError(Codes.FORM_DATA, `The document does not fit ${m.row.sn}`);
+    const f = validateDeviceConfig(compiled.data, m.info);
+    if (f) {
+      throw new AppError(f.code as ErrorCode, `${m.row.sn}: ${f.message}`, {
+        [`document.${f.path ?? ''}`]: f.message,
+      });
+    }
+  }
+}
+
+// currentDocument takes a member for brevity.
+function currentOf(deps: Deps, m: Member) {
+  return currentDocument(deps, m.row);
+}
+
+async function latest(db: DbOrTx, projectId: number): Promise<RevisionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(networkRevisions)
+    .where(eq(networkRevisions.projectId, projectId))
+    .orderBy(desc(networkRevisions.revision))
+    .limit(1);
+  return row;
+}
+
+async function findRevision(
+  db: DbOrTx,
+  projectId: number,
+  revision: number,
+): Promise<RevisionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(networkRevisions)
+    .where(and(eq(networkRevisions.projectId, projectId), eq(networkRevisions.revision, revision)));
+  return row;
+}
+
+function openDoc(deps: Deps, row: RevisionRow | undefined): NetworkDocument {
+  if (!row) return EMPTY_NETWORK;
+  return NetworkDocument.parse(secretsOf(deps).openDocument(row.document));
+}
+
+async function view(deps: Deps, db: DbOrTx, projectId: number): Promise<NetworkView> {
+  const [row, members] = await Promise.all([latest(db, projectId), membersOf(db, projectId)]);
+  const doc = openDoc(deps, row);
+  const views = members.map((m) => deviceView(m, false));
+  const rules = rulesOf(members);
+  return {
+    revision: row?.revision ?? 0,
+    hash: row?.hash ?? null,
+    document: redactSecrets(doc),
+    vlanRange: rules.vlanRange,
+    gatewayPorts: rules.gatewayPorts ?? [],
+    devices: views,
+    progress: progressOf(views),
+  };
+}
+
+export async function getNetwork(deps: Deps, caller: WriteCaller, projectId: number): Promise<NetworkView> {
+  const { db } = deps.database;
+  await loadProjectAccess(db, caller, projectId, { now: deps.now() });
+  return view(deps, db, projectId);
+}
+
+/** Which devices a document would change (validated like a save; nothing is written). */
+export async function previewNetwork(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+  body: PreviewNetworkBody,
+): Promise<NetworkPreviewView> {
+  const { db } = deps.database;
+  await loadProjectAccess(db, caller, projectId, { now: deps.now() });
+  const stored = await latest(db, projectId);
+  const doc = NetworkDocument.parse(
+    keepSecrets(body.document, stored ? secretsOf(deps).openDocument(stored.document) : null),
+  );
+  const members = await membersOf(db, projectId);
+  check(doc, members, deps);
+  const out: NetworkDeviceView[] = [];
+  for (const m of members) {
+    const current = currentOf(deps, m);
+    const next = deviceConfigSchema.parse(compile(doc, m.role, current));
+    const changed = canonicalJson(next) !== canonicalJson(deviceConfigSchema.parse(current));
+    out.push(deviceView(m, changed && m.row.managementMode !== ManagementMode.LOCAL));
+  }
+  return { devices: out };
+}
+
+async function commit(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+  change: {
+    document: (tx: DbOrTx, current: NetworkDocument) => Promise<unknown>;
+    expectedRevision: number;
+    reason: string;
+    action: string;
+  },
+): Promise<NetworkView> {
+  const secrets = secretsOf(deps);
+  const pushed: string[] = [];
+  await withProjectWrite(
+    deps,
+    caller,
+    projectId,
+    async (write) => {
+      const before = await latest(write.tx, projectId);
+      const head = before?.revision ?? 0;
+      if (change.expectedRevision !== head) {
+        throw new AppError(Codes.CONFIG_STALE, undefined, {
+          expectedRevision: `The latest revision is ${head}`,
+        });
+      }
+      const stored = before ? secrets.openDocument(before.document) : null;
+      const raw = await change.document(write.tx, openDoc(deps, before));
+      const doc = parseOrThrow(NetworkDocument, keepSecrets(raw, stored));
+      const members = await membersOf(write.tx, projectId, true);
+      check(doc, members, deps);
+      const hash = await configHash(doc);
+      const next = head + 1;
+      await write.tx.insert(networkRevisions).values({
+        projectId,
+        revision: next,
+        document: secrets.sealDocument(doc),
+        hash,
+        authorId: caller.accountId,
+        authorName: caller.account,
+        reason: change.reason,
+        createdAt: write.now,
+      });
+      const touched: { sn: string; revision: number }[] = [];
+      for (const m of members) {
+        if (m.row.managementMode === ManagementMode.LOCAL) continue;
+        const current = currentOf(deps, m);
+        const compiled = compile(doc, m.role, current);
+        if (
+          canonicalJson(deviceConfigSchema.parse(compiled)) ===
+            canonicalJson(deviceConfigSchema.parse(current)) &&
+          m.row.desiredRevision > 0
+        ) {
+          continue;
+        }
+        const { revision } = await commitDeviceRevision(write.tx, secrets, {
+          sn: m.row.sn,
+          projectId,
+          document: compiled as DeviceConfigInput as Record<string, unknown>,
+          author: caller,
+          reason: `Network revision ${next}${change.reason ? `: ${change.reason}` : ''}`,
+          now: write.now,
+        });
+        touched.push({ sn: m.row.sn, revision: revision.revision });
+        pushed.push(m.row.sn);
+      }
+      write.audit({
+        action: change.action,
+        entity: 'network-config',
+        entityId: projectId,
+        before: { revision: head, hash: before?.hash ?? null },
+        after: { revision: next, hash, reason: change.reason, devices: touched },
+      });
+    },
+    // Two saves of the network are serialised on the project row.
+    { lock: 'update' },
+  );
+  for (const sn of pushed) deps.gateway.commands.converge(sn);
+  return view(deps, deps.database.db, projectId);
+}
+
+export function saveNetwork(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+  body: SaveNetworkBody,
+): Promise<NetworkView> {
+  return commit(deps, caller, projectId, {
+    document: async () => body.document,
+    expectedRevision: body.expectedRevision,
+    reason: body.reason ?? '',
+    action: 'network-save',
+  });
+}
+
+export function rollbackNetwork(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+  body: RollbackNetworkBody,
+): Promise<NetworkView> {
+  return commit(deps, caller, projectId, {
+    document: async (tx) => {
+      const target = await findRevision(tx, projectId, body.revision);
+      if (!target)
+        throw new AppError(Codes.NOT_FOUND, 'There is no such revision', { revision: 'Not found' });
+      return secretsOf(deps).openDocument(target.document);
+    },
+    expectedRevision: body.expectedRevision,
+    reason: body.reason || `Rollback to revision ${body.revision}`,
+    action: 'network-rollback',
+  });
+}
+
+export async function listNetworkRevisions(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+  page: { page: number; pageSize: number },
+): Promise<ConfigRevisionList> {
+  const { db } = deps.database;
+  await loadProjectAccess(db, caller, projectId, { now: deps.now() });
+  const where = eq(networkRevisions.projectId, projectId);
+  const { limit, offset } = pageWindow(page);
+  const { rows, total } = await withTotal(
+    db
+      .select()
+      .from(networkRevisions)
+      .where(where)
+      .orderBy(desc(networkRevisions.revision))
+      .limit(limit)
+      .offset(offset),
+    db.select({ n: count() }).from(networkRevisions).where(where),
+  );
+  return {
+    items: rows.map((r) => ({
+      revision: r.revision,
+      hash: r.hash,
+      author: r.authorName,
+      reason: r.reason,
+      createdAt: r.createdAt.toISOString(),
+    })),
+    total,
+    page: page.page,
+    pageSize: page.pageSize,
+  };
+}
+
+export async function diffNetwork(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+  from: number,
+  to: number,
+): Promise<ConfigDiffView> {
+  const { db } = deps.database;
+  await loadProjectAccess(db, caller, projectId, { now: deps.now() });
+  const [a, b] = await Promise.all([findRevision(db, projectId, from), findRevision(db, projectId, to)]);
+  if (!a || !b) throw new AppError(Codes.NOT_FOUND, `There is no revision ${a ? to : from}`);
+  const changes = diffConfigs(openDoc(deps, a), openDoc(deps, b)).map((c) =>
+    SECRET_KEYS.has(c.path.slice(c.path.lastIndexOf('.') + 1))
+      ? { path: c.path, before: mask(c.before), after: mask(c.after) }
+      : c,
+  );
+  return { from, to, changes };
+}
+
+const mask = (v: unknown) => (v === undefined || v === '' ? v : REDACTED);
+
+const RouteTableReply = z.object({
+  revision: z
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(0),
+  routes: z.array(RouteTableEntry).max(1024),
+});
+
+/**
+ * The routes the gateway runs, asked of the device itself (route-table command), never our
+ * database. A gateway that cannot answer (offline 36, upgrading 71, no reply 5025) or a project
+ * without one (5252) is an answer too: the screen shows why there is no table.
+ */
+export async function routeTable(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+): Promise<RouteTableView> {
+  const { db } = deps.database;
+  await loadProjectAccess(db, caller, projectId, { now: deps.now() });
+  const gateway = (await membersOf(db, projectId)).find((m) => m.role === 'gateway');
+  const none = (sn: string | null, code: number, message: string | null): RouteTableView => ({
+    sn,
+    code,
+    message: message ?? errorMessage(code),
+    revision: 0,
+    routes: [],
+  });
+  if (!gateway) return none(null, Codes.NO_GATEWAY, null);
+  const outcome = await deps.gateway.commands.send(gateway.row.sn, 'route-table', {}, caller);
+  if (outcome.code !== 0) return none(gateway.row.sn, outcome.code, outcome.message ?? null);
+  // What a device answers is hostile input: bounded and checked before it is shown.
+  const reply = RouteTableReply.safeParse(outcome.data);
+  if (!reply.success)
+    return none(gateway.row.sn, Codes.SET_FAILED, 'The gateway answered with a malformed route table');
+  return {
+    sn: gateway.row.sn,
+    code: 0,
+    message: null,
+    revision: reply.data.revision,
+    routes: reply.data.routes,
+  };
+}

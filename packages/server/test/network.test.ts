@@ -1,0 +1,342 @@
+import type { SimulatedDevice } from '@beacon/agent';
+import type {
+  ConfigDiffView,
+  ConfigRevisionList,
+  NetworkDocumentInput,
+  NetworkPreviewView,
+  NetworkView,
+  RouteTableView,
+} from '@beacon/protocol';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, devices } from '../src/db/schema.ts';
+import { deviceRow, insertProject, simulate, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
+import { createAccount, type TestAccount } from './helpers/accounts.ts';
+import { startTestServer, type TestServer } from './helpers/harness.ts';
+
+/**
+ * The project's network configuration (issue 10): every SPEC.md §5 rule refused with its code and
+ * nothing stored; a change compiled into the gateway, switch and AP documents and applied by the
+ * simulated devices; the route table read from the gateway; an offline device converging on
+ * return; rollback; two saves on one revision.
+ */
+
+let server: TestServer;
+let owner: TestAccount;
+let projectId: number;
+let gateway: SimulatedDevice;
+let sw: SimulatedDevice;
+let ap: SimulatedDevice;
+const running: SimulatedDevice[] = [];
+
+async function join(model: string, kind: string): Promise<SimulatedDevice> {
+  const sn = testSn(kind);
+  const d = await simulateOnline(server, sn, { model });
+  running.push(d);
+  await server.database.db.update(devices).set({ projectId }).where(eq(devices.sn, sn));
+  return d;
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ JOB_POLL_MS: '0', COMMAND_TIMEOUT_MS: '3000' });
+  owner = await createAccount(server);
+  projectId = await insertProject(server, owner.id);
+  gateway = await join('BG-R1200', 'G');
+  sw = await join('BS-S1008P', 'S');
+  ap = await join('BA-W1200C', 'A');
+});
+
+afterAll(async () => {
+  await Promise.all(running.map((d) => d.stop().catch(() => {})));
+  await server?.close();
+});
+
+const path = (tail = '') => `/projects/${projectId}/network${tail}`;
+const get = async () => (await owner.client.get<NetworkView>(path())).body.data;
+const save = (expectedRevision: number, document: NetworkDocumentInput, reason = 'test') =>
+  owner.client.request<NetworkView>('PUT', path(), { expectedRevision, document, reason });
+
+const VALID: NetworkDocumentInput = {
+  wan: {
+    type: 'static',
+    ip: '203.0.113.10',
+    mask: '255.255.255.0',
+    gateway: '203.0.113.1',
+    dns: ['1.1.1.1'],
+  },
+  lan: { ip: '192.168.1.1', mask: 24 },
+  vlans: [{ id: 20, name: 'staff', ip: '10.20.0.1', mask: 24, dhcp: true, tagged: [3], untagged: [2] }],
+  dhcpPools: [
+    {
+      name: 'staff_pool',
+      vlan: 20,
+      startIp: '10.20.0.100',
+      endIp: '10.20.0.200',
+      mask: 24,
+      gateway: '10.20.0.1',
+      dns: ['10.20.0.1'],
+      leaseMinutes: 60,
+      staticLeases: [{ mac: 'AA:BB:CC:00:00:01', ip: '10.20.0.150', name: 'printer' }],
+    },
+  ],
+  staticRoutes: [{ name: 'lab', destination: '172.16.0.0', mask: 16, nextHop: '10.20.0.254' }],
+  portMappings: [
+    { name: 'web', protocol: 'tcp', internalIp: '192.168.1.10', internalPorts: '80', externalPorts: '8080' },
+  ],
+  managementVlan: 20,
+};
+
+type Doc = typeof VALID & Record<string, unknown>;
+const clone = (): Doc => structuredClone(VALID) as Doc;
+const vlan = (d: Doc) => d.vlans![0]!;
+const pool = (d: Doc) => d.dhcpPools![0]!;
+
+/** Each SPEC.md §5 rule: a change of the valid document and the code it is refused with. */
+const RULES: [string, (d: Doc) => void, number][] = [
+  ['LAN IP first octet 127 (101)', (d) => (d.lan = { ip: '127.0.0.1', mask: 24 }), 101],
+  ['LAN IP host part all 1s (101)', (d) => (d.lan = { ip: '192.168.1.255', mask: 24 }), 101],
+  ['LAN mask not contiguous', (d) => (d.lan = { ip: '192.168.1.1', mask: '255.0.255.0' }), 16],
+  ['VLAN IP same as LAN IP (103)', (d) => (vlan(d).ip = '192.168.1.1'), 103],
+  ['VLAN segment clashes with LAN (113)', (d) => (vlan(d).ip = '192.168.1.7'), 113],
+  [
+    'second VLAN with the same IP (104)',
+    (d) => d.vlans!.push({ id: 30, name: 'guests', ip: '10.20.0.1', mask: 24 }),
+    104,
+  ],
+  [
+    'VLAN segment clashes with another VLAN (118)',
+    (d) => d.vlans!.push({ id: 30, name: 'guests', ip: '10.20.0.9', mask: 24 }),
+    118,
+  ],
+  ['VLAN id exists (111)', (d) => d.vlans!.push({ id: 20, name: 'other' }), 111],
+  ['VLAN id not an integer (112)', (d) => (vlan(d).id = 20.5), 112],
+  ['VLAN id out of range', (d) => (vlan(d).id = 5), 16],
+  ['VLAN name reserved (120)', (d) => (vlan(d).name = 'br0'), 120],
+  ['VLAN name taken (120)', (d) => d.vlans!.push({ id: 30, name: 'staff' }), 120],
+  ['tagged and untagged on one port', (d) => (vlan(d).tagged = [2]), 16],
+  ['a port untagged in two VLANs (5012)', (d) => d.vlans!.push({ id: 30, name: 'two', untagged: [2] }), 5012],
+  ['a port the gateway does not have', (d) => (vlan(d).untagged = [9]), 16],
+  ['management VLAN does not exist (5013)', (d) => (d.managementVlan = 99), 5013],
+  ['WAN IP and gateway on other segments (121)', (d) => (d.wan!.gateway = '198.51.100.1'), 121],
+  [
+    'WAN on the LAN segment (122)',
+    (d) => (d.wan = { type: 'static', ip: '192.168.1.20', mask: 24, gateway: '192.168.1.254' }),
+    122,
+  ],
+  [
+    'WAN on a VLAN segment (127)',
+    (d) => (d.wan = { type: 'static', ip: '10.20.0.20', mask: 24, gateway: '10.20.0.254' }),
+    127,
+  ],
+  ['WAN DNS the same twice (110)', (d) => (d.wan!.dns = ['1.1.1.1', '1.1.1.1']), 110],
+  ['static WAN without a gateway', (d) => (d.wan!.gateway = undefined), 16],
+  ['PPPoE without a password', (d) => (d.wan = { type: 'pppoe', username: 'user' }), 16],
+  ['multi-dial WAN with port mappings (165)', (d) => (d.wan = { type: 'multi_dhcp' }), 165],
+  ['DHCP end not greater than start (109)', (d) => (pool(d).endIp = '10.20.0.50'), 109],
+  ['DHCP range across segments (107)', (d) => (pool(d).endIp = '10.21.0.200'), 107],
+  ['DHCP gateway on another segment (107)', (d) => (pool(d).gateway = '10.30.0.1'), 107],
+  ['DHCP DNS the same twice (110)', (d) => (pool(d).dns = ['8.8.8.8', '8.8.8.8']), 110],
+  ['DHCP lease below 30 minutes', (d) => (pool(d).leaseMinutes = 10), 16],
+  ['DHCP pool name characters', (d) => (pool(d).name = 'staff pool'), 16],
+  ['DHCP pool on a VLAN that does not exist (5013)', (d) => (pool(d).vlan = 77), 5013],
+  [
+    'static lease outside the pool (108)',
+    (d) => (pool(d).staticLeases = [{ mac: 'AA:BB:CC:00:00:02', ip: '10.20.0.20' }]),
+    108,
+  ],
+  [
+    'two leases of one IP (105)',
+    (d) => pool(d).staticLeases!.push({ mac: 'AA:BB:CC:00:00:03', ip: '10.20.0.150' }),
+    105,
+  ],
+  [
+    'two leases of one MAC (106)',
+    (d) => pool(d).staticLeases!.push({ mac: 'aa-bb-cc-00-00-01', ip: '10.20.0.151' }),
+    106,
+  ],
+  [
+    'default route as a static route (164)',
+    (d) => d.staticRoutes!.push({ name: 'def', destination: '0.0.0.0', mask: 0, nextHop: '10.20.0.254' }),
+    164,
+  ],
+  [
+    'static route destination taken',
+    (d) =>
+      d.staticRoutes!.push({
+        name: 'lab2',
+        destination: '172.16.9.9',
+        mask: '255.255.0.0',
+        nextHop: '10.20.0.253',
+      }),
+    5043,
+  ],
+  [
+    'static route name taken',
+    (d) => d.staticRoutes!.push({ name: 'lab', destination: '172.17.0.0', mask: 16, nextHop: '10.20.0.253' }),
+    5038,
+  ],
+  ['port mapping counts differ', (d) => (d.portMappings![0]!.externalPorts = '8080-8081'), 16],
+  ['port mapping mixes ranges and lists', (d) => (d.portMappings![0]!.internalPorts = '80-81;90'), 16],
+];
+
+describe('network configuration', () => {
+  it('starts empty, and the preview names the devices a change touches', async () => {
+    const view = await get();
+    expect(view).toMatchObject({ revision: 0, progress: { skipped: 0 } });
+    expect(view.devices.map((d) => d.sn).sort()).toEqual([gateway.sn, sw.sn, ap.sn].sort());
+    expect(view.gatewayPorts).toEqual([2, 3, 4, 5]);
+    const preview = await owner.client.request<NetworkPreviewView>('POST', path('/preview'), {
+      document: VALID,
+    });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    const bySn = new Map(preview.body.data.devices.map((d) => [d.sn, d]));
+    expect(bySn.get(gateway.sn)).toMatchObject({
+      changed: true,
+      sections: expect.arrayContaining(['wan', 'dhcpPools']),
+    });
+    expect(bySn.get(sw.sn)).toMatchObject({ changed: true, sections: ['vlans', 'managementVlan'] });
+    expect(bySn.get(ap.sn)).toMatchObject({ changed: true, sections: ['managementVlan'] });
+  });
+
+  it.each(RULES)('refuses %s with its code and stores nothing', async (_name, change, code) => {
+    const before = await get();
+    const doc = clone();
+    change(doc);
+    const res = await save(before.revision, doc);
+    expect(res.body.code, JSON.stringify(res.body)).toBe(code);
+    const after = await get();
+    expect(after.revision).toBe(before.revision);
+    expect(after.document).toEqual(before.document);
+  });
+
+  it('a save reaches the gateway, the switch and the AP; each reports it applied', async () => {
+    const before = await get();
+    const res = await save(before.revision, VALID);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.revision).toBe(before.revision + 1);
+    await waitFor(async () => {
+      const v = await get();
+      return v.progress.applied === 3 && v.progress.pending === 0;
+    }, 'all applied');
+    expect(gateway.document).toMatchObject({
+      wan: { type: 'static', ip: '203.0.113.10' },
+      lan: { ip: '192.168.1.1' },
+      vlans: [{ id: 20, name: 'staff', ip: '10.20.0.1', untagged: [2] }],
+      dhcpPools: [{ name: 'staff_pool', staticLeases: [{ ip: '10.20.0.150' }] }],
+      staticRoutes: [{ name: 'lab' }],
+      portMappings: [{ name: 'web' }],
+    });
+    expect(sw.document).toMatchObject({
+      vlans: [{ id: 20, name: 'staff', tagged: [], untagged: [] }],
+      managementVlan: 20,
+    });
+    expect(sw.document).not.toHaveProperty('wan');
+    expect(ap.document).toMatchObject({ managementVlan: 20 });
+    expect(ap.document).not.toHaveProperty('vlans');
+    const row = await deviceRow(server, gateway.sn);
+    expect(row?.reportedRevision).toBe(row?.desiredRevision);
+    const audits = await server.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'network-save'));
+    expect(audits.length).toBeGreaterThan(0);
+  });
+
+  it('the route table is what the gateway reports it runs', async () => {
+    const res = await owner.client.get<RouteTableView>(path('/route-table'));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.sn).toBe(gateway.sn);
+    expect(res.body.data.routes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ destination: '10.20.0.0', mask: '255.255.255.0', source: 'connected' }),
+        expect.objectContaining({ destination: '172.16.0.0', gateway: '10.20.0.254', source: 'static' }),
+        expect.objectContaining({ destination: '0.0.0.0', gateway: '203.0.113.1', source: 'default' }),
+      ]),
+    );
+  });
+
+  it('two saves on one revision: one wins, the other is refused with 5120', async () => {
+    const { revision } = await get();
+    const a = clone();
+    a.vlans!.push({ id: 31, name: 'a' });
+    const b = clone();
+    b.vlans!.push({ id: 32, name: 'b' });
+    const results = await Promise.all([save(revision, a), save(revision, b)]);
+    expect(results.map((r) => r.body.code).sort()).toEqual([0, 5120]);
+    expect((await get()).revision).toBe(revision + 1);
+  });
+
+  it('an offline device gets the change when it is back', async () => {
+    // The previous change settled first: the switch leaves between two changes, not during one.
+    await waitFor(async () => (await get()).progress.applied === 3, 'settled');
+    await sw.stop();
+    await waitFor(async () => (await deviceRow(server, sw.sn))?.status === 0, 'switch offline');
+    const current = await get();
+    const offline = current.devices.find((d) => d.sn === sw.sn);
+    expect(offline?.note).toBe('offline');
+    const doc = clone();
+    doc.vlans!.push({ id: 40, name: 'while_away' });
+    const res = await save(current.revision, doc);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.devices.find((d) => d.sn === sw.sn)?.status).toBe('pending');
+    const back = await simulate(server, sw.sn, { model: 'BS-S1008P' });
+    running.push(back);
+    sw = back;
+    await waitFor(
+      () => (back.document.vlans as { id: number }[] | undefined)?.some((v) => v.id === 40) ?? false,
+      'switch converged',
+    );
+    await waitFor(async () => (await get()).progress.applied === 3, 'all applied again');
+  });
+
+  it('a device in local management mode is left out and counted as not configurable', async () => {
+    await waitFor(async () => (await get()).progress.pending === 0, 'settled');
+    await server.database.db.update(devices).set({ managementMode: 0 }).where(eq(devices.sn, ap.sn));
+    const before = await deviceRow(server, ap.sn);
+    const current = await get();
+    expect(current.devices.find((d) => d.sn === ap.sn)?.note).toBe('local');
+    expect(current.progress.skipped).toBe(1);
+    const doc = clone();
+    doc.vlans!.push({ id: 50, name: 'mgmt' });
+    doc.managementVlan = 50;
+    const preview = await owner.client.request<NetworkPreviewView>('POST', path('/preview'), {
+      document: doc,
+    });
+    expect(preview.body.data.devices.find((d) => d.sn === ap.sn)?.changed).toBe(false);
+    const res = await save(current.revision, doc);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await deviceRow(server, ap.sn))?.desiredRevision).toBe(before?.desiredRevision);
+    await server.database.db.update(devices).set({ managementMode: 1 }).where(eq(devices.sn, ap.sn));
+  });
+
+  it('lists, compares and rolls back; the rollback reaches the devices', async () => {
+    const list = await owner.client.get<ConfigRevisionList>(path('/revisions'));
+    expect(list.body.data.total).toBeGreaterThanOrEqual(3);
+    const head = list.body.data.items[0]!.revision;
+    const diff = await owner.client.get<ConfigDiffView>(path(`/diff?from=1&to=${head}`));
+    expect(diff.status).toBe(200);
+    expect(diff.body.data.changes.map((c) => c.path)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^vlans/)]),
+    );
+    const stale = await owner.client.request<NetworkView>('POST', path('/rollback'), {
+      revision: 1,
+      expectedRevision: head - 1,
+    });
+    expect(stale.body.code).toBe(5120);
+    const res = await owner.client.request<NetworkView>('POST', path('/rollback'), {
+      revision: 1,
+      expectedRevision: head,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.revision).toBe(head + 1);
+    expect(res.body.data.document.vlans.map((v) => v.id)).toEqual([20]);
+    await waitFor(
+      () => (gateway.document.vlans as { id: number }[] | undefined)?.length === 1,
+      'gateway rolled back',
+    );
+    await waitFor(
+      () => (sw.document.vlans as { id: number }[] | undefined)?.length === 1,
+      'switch rolled back',
+    );
+  });
+});
