@@ -181,6 +181,10 @@ export const ERROR_CATALOGUE = {
   5091: e('There is no pending offer of this project for your account', 404),
   // Configuration revisions (src/config/ of the server).
   5120: e('The configuration was changed by someone else; reload it and apply your change again', 409),
+  // Alarms (docs/decisions/0037, docs/alarms.md).
+  5240: e('The webhook address is refused: use a public http or https URL', 400),
+  5241: e('A webhook needs a signing secret of at least 16 characters', 400),
+  5242: e('A maintenance window ends after it starts and lasts at most 31 days', 400),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -294,6 +298,9 @@ export const Codes = {
   NO_OFFER: 5091,
   DUPLICATE_SSID: 5009,
   CONFIG_STALE: 5120,
+  WEBHOOK_TARGET_REFUSED: 5240,
+  WEBHOOK_SECRET_REQUIRED: 5241,
+  WINDOW_RANGE: 5242,
 } as const satisfies Record<string, ErrorCode>;
 
 /** Client-side failures that have no server code (SPEC.md §7). */

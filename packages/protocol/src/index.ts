@@ -1,5 +1,7 @@
 export * from './api/account.ts';
 export * from './api/action-rules.ts';
+export * from './api/alarm-routes.ts';
+export * from './api/alarms.ts';
 export * from './api/auth.ts';
 export * from './api/config.ts';
 export * from './api/device-routes.ts';

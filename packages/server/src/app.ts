@@ -13,6 +13,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountRoutes } from './accounts/routes.ts';
+import { alarmRoutes } from './alarms/routes.ts';
 import { HEALTH_PATH, registerPrincipal, signedInHook } from './auth/principal.ts';
 import { authRoutes } from './auth/routes.ts';
 import { configRoutes } from './config/routes.ts';
@@ -135,6 +136,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         await sharingRoutes(signed as App, deps);
         await maintenanceRoutes(signed as App, deps);
         await configRoutes(signed as App, deps);
+        await alarmRoutes(signed as App, deps);
       });
     },
     { prefix: '/api/v1' },
