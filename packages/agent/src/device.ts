@@ -9,6 +9,7 @@ import {
   validateSn,
 } from '@beacon/protocol';
 import { DeviceCore } from './core.ts';
+import { type Incident, type IncidentOptions, triggerIncident } from './incidents.ts';
 import { MqttLink } from './link.ts';
 import { LiveData, type PortNeighbour } from './live.ts';
 import { ConfigStore } from './store.ts';
@@ -75,6 +76,11 @@ export class SimulatedDevice {
   }
   get firmware(): string {
     return this.core.store.data.firmware;
+  }
+
+  /** Makes the device have an incident (incidents.ts): high load, IP conflict, PoE overrun, failed upgrade, crash. */
+  incident(kind: Incident, options?: IncidentOptions): void {
+    triggerIncident(this.core, kind, options);
   }
 
   /** Powers off cleanly: reports offline (0), disconnects (no will) and stops. */

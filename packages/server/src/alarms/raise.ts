@@ -35,6 +35,14 @@ const COMMANDED_BOOTS: readonly string[] = [
 /** The incident a device event stands for, if any (docs/alarms.md lists the mapping). */
 export function incidentOf(e: DeviceEvent): Omit<Incident, 'sn' | 'at'> | null {
   const base = { message: e.message.slice(0, 500), eventId: e.id };
+  const incident = incidentKindOf(e);
+  if (!incident) return null;
+  // The device's own level when it says critical; else the kind's.
+  return { ...base, ...incident, level: e.level === 'critical' ? 'critical' : incident.level };
+}
+
+function incidentKindOf(e: DeviceEvent): Pick<Incident, 'kind' | 'level'> | null {
+  const base = {};
   switch (e.event) {
     case DeviceEventName.POE_OVERLOAD:
       return { ...base, kind: AlarmKind.POE_OVER_BUDGET, level: 'critical' };
