@@ -144,7 +144,7 @@ describe('alarms', () => {
       `/projects/${projectId}/alarms/settings`,
       {
         emails: [],
-        webhookUrl: null,
+        webhookUrl: '',
         offlineMinutes: 10,
         cpuPercent: 90,
         memoryPercent: 90,

@@ -166,9 +166,10 @@ export const AlarmSettingsBody = z
     emails: z
       .array(checked(z.string().trim(), validateEmail))
       .max(ALARM_LIMITS.EMAILS, `At most ${ALARM_LIMITS.EMAILS} recipients`),
+    /** Empty: no webhook. */
     webhookUrl: checked(z.string().trim().max(ALARM_LIMITS.URL_CHARS), (v) =>
-      validateWebhookUrl(v, true),
-    ).nullable(),
+      v === '' ? null : validateWebhookUrl(v, true),
+    ),
     /** Omitted: the stored secret is kept. */
     webhookSecret: z.string().min(ALARM_LIMITS.SECRET_MIN).max(ALARM_LIMITS.SECRET_MAX).optional(),
     offlineMinutes: z.int().min(1).max(ALARM_LIMITS.OFFLINE_MINUTES_MAX),

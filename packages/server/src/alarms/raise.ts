@@ -42,22 +42,21 @@ export function incidentOf(e: DeviceEvent): Omit<Incident, 'sn' | 'at'> | null {
 }
 
 function incidentKindOf(e: DeviceEvent): Pick<Incident, 'kind' | 'level'> | null {
-  const base = {};
   switch (e.event) {
     case DeviceEventName.POE_OVERLOAD:
-      return { ...base, kind: AlarmKind.POE_OVER_BUDGET, level: 'critical' };
+      return { kind: AlarmKind.POE_OVER_BUDGET, level: 'critical' };
     case DeviceEventName.IP_CONFLICT:
-      return { ...base, kind: AlarmKind.IP_CONFLICT, level: 'warning' };
+      return { kind: AlarmKind.IP_CONFLICT, level: 'warning' };
     case DeviceEventName.UPGRADE_FAILED:
-      return { ...base, kind: AlarmKind.UPGRADE_FAILED, level: 'warning' };
+      return { kind: AlarmKind.UPGRADE_FAILED, level: 'warning' };
     case DeviceEventName.HIGH_CPU:
-      return { ...base, kind: AlarmKind.CPU_HIGH, level: 'warning' };
+      return { kind: AlarmKind.CPU_HIGH, level: 'warning' };
     case DeviceEventName.HIGH_MEMORY:
-      return { ...base, kind: AlarmKind.MEMORY_HIGH, level: 'warning' };
+      return { kind: AlarmKind.MEMORY_HIGH, level: 'warning' };
     case DeviceEventName.BOOTED: {
       const operation = e.data?.operation;
       if (typeof operation === 'string' && COMMANDED_BOOTS.includes(operation)) return null;
-      return { ...base, kind: AlarmKind.REBOOT, level: 'warning' };
+      return { kind: AlarmKind.REBOOT, level: 'warning' };
     }
     default:
       return null;
