@@ -1,13 +1,15 @@
-import { type SimulatedDevice, startDevice } from '@beacon/agent';
+import { type Incident, type SimulatedDevice, startDevice } from '@beacon/agent';
 
 /** Models of the e2e pool: one AP, one switch, one CPE (serial numbers E2EPOOL{type}{n}). */
-const POOL = [
+const POOL: { sn: string; model: string; incident?: { kind: Incident; everyMs: number } }[] = [
   { sn: 'E2EPOOLAP0000001', model: 'BA-W1200C' },
   { sn: 'E2EPOOLAP0000002', model: 'BA-W1200C' },
   { sn: 'E2EPOOLSW0000001', model: 'BS-S1008P' },
   { sn: 'E2EPOOLCP0000001', model: 'BC-C5' },
   // command-outcomes.test.ts: its own AP, so its reboot does not meet another test's.
   { sn: 'E2EPOOLAP0000003', model: 'BA-W1200C' },
+  // alarms.test.ts: reports an IP conflict every 3 s, so an alarm is raised once it joins a project.
+  { sn: 'E2EPOOLAP0000006', model: 'BA-W1200C', incident: { kind: 'ip-conflict', everyMs: 3000 } },
 ];
 
 /**
@@ -30,6 +32,7 @@ export async function startE2eDevicePool(
         backoffMinMs: 200,
         backoffMaxMs: 1000,
         clientEvents: false,
+        incident: d.incident,
       }),
     ),
   );

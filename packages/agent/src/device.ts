@@ -48,6 +48,8 @@ export interface DeviceOptions {
   keepalive?: number;
   remoteHost?: string;
   clientEvents?: boolean;
+  /** Has this incident again and again (incidents.ts), every `everyMs` while connected: tests, demos. */
+  incident?: { kind: Incident; everyMs: number };
   log?: (message: string) => void;
 }
 
@@ -83,8 +85,20 @@ export class SimulatedDevice {
     triggerIncident(this.core, kind, options);
   }
 
+  private incidentTimer: NodeJS.Timeout | null = null;
+
+  /** Has `kind` every `everyMs` while connected (until stop or kill). */
+  repeatIncident(kind: Incident, everyMs: number): void {
+    if (this.incidentTimer) clearInterval(this.incidentTimer);
+    this.incidentTimer = setInterval(() => {
+      if (this.link.connected) this.incident(kind);
+    }, everyMs);
+    this.incidentTimer.unref();
+  }
+
   /** Powers off cleanly: reports offline (0), disconnects (no will) and stops. */
   async stop(): Promise<void> {
+    if (this.incidentTimer) clearInterval(this.incidentTimer);
     if (this.link.connected) this.link.publish('state', { ...this.core.state(), status: 0 });
     await this.core.stop();
     await this.link.stop();
@@ -93,6 +107,7 @@ export class SimulatedDevice {
 
   /** Power cut: the connection drops without DISCONNECT, so the broker publishes the last will. */
   async kill(): Promise<void> {
+    if (this.incidentTimer) clearInterval(this.incidentTimer);
     await this.core.stop();
     await this.link.kill();
     this.ownWorld?.stop();
@@ -201,5 +216,7 @@ export async function startDevice(options: DeviceOptions): Promise<SimulatedDevi
   });
   await core.start(link);
   link.start();
-  return new SimulatedDevice(core, link, ownWorld);
+  const device = new SimulatedDevice(core, link, ownWorld);
+  if (options.incident) device.repeatIncident(options.incident.kind, options.incident.everyMs);
+  return device;
 }
