@@ -32,40 +32,46 @@ describe.runIf(hasChromium())('alarms in Chromium', () => {
 
     // The device joins the project: its next IP conflict raises the alarm, and the badge counts it live.
     expect((await call(page, 'POST', `/projects/${projectId}/devices`, { sn })).code).toBe(0);
-    await poll(() => unread(page), 30_000).toBe(1);
-
-    await page.getByTestId('alarm-badge').click();
-    await page.waitForURL('**/manage/alarminfo');
-    const row = page.locator('[data-testid="alarm-table"] tr.ant-table-row', { hasText: 'IP conflict' });
-    await poll(() => row.count()).toBe(1);
-    await poll(() => row.first().innerText()).toContain('Unread');
-    // Repeats of the same conflict count on the open alarm: still one alarm, one unread.
-    await new Promise((r) => setTimeout(r, 4000));
-    expect(await unread(page)).toBe(1);
-    await poll(() => axeViolations(page), 15_000).toEqual([]);
-
-    await page.getByTestId('alarm-read-all').click();
-    await page.getByTestId('alarm-read-all-confirm').click();
-    await poll(() => unread(page)).toBe(0);
-    await poll(() => row.first().innerText()).toContain('Read');
-    const listed = await call<{ items: { read: number; sn: string; kind: string }[] }>(
-      page,
-      'GET',
-      `/projects/${projectId}/alarms`,
-    );
-    expect(listed.data.items).toEqual([expect.objectContaining({ sn, kind: 'ip-conflict', read: 1 })]);
-
-    // The other sections open, and the screen is accessible on a phone too.
-    for (const tab of ['Delivery settings', 'Delivery outcomes', 'Maintenance windows']) {
-      await page.getByRole('tab', { name: tab }).click();
-      await poll(() => axeViolations(page), 15_000).toEqual([]);
+    try {
+      await checkAlarm(page, projectId, sn);
+    } finally {
+      // Out of the project again, so a retry or rerun starts from an unclaimed device.
+      await call(page, 'DELETE', `/projects/${projectId}/devices/${sn}?mode=unbind`);
     }
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.getByRole('tab', { name: 'Alarms' }).click();
-    await poll(() => row.count()).toBe(1);
-    await poll(() => axeViolations(page), 15_000).toEqual([]);
-
-    // Out of the project again, so a rerun starts from an unclaimed device.
-    expect((await call(page, 'DELETE', `/projects/${projectId}/devices/${sn}?mode=unbind`)).code).toBe(0);
   });
 });
+
+async function checkAlarm(page: Page, projectId: number, sn: string): Promise<void> {
+  await poll(() => unread(page), 30_000).toBe(1);
+
+  await page.getByTestId('alarm-badge').click();
+  await page.waitForURL('**/manage/alarminfo');
+  const row = page.locator('[data-testid="alarm-table"] tr.ant-table-row', { hasText: 'IP conflict' });
+  await poll(() => row.count()).toBe(1);
+  await poll(() => row.first().innerText()).toContain('Unread');
+  // Repeats of the same conflict count on the open alarm: still one alarm, one unread.
+  await new Promise((r) => setTimeout(r, 4000));
+  expect(await unread(page)).toBe(1);
+  await poll(() => axeViolations(page), 15_000).toEqual([]);
+
+  await page.getByTestId('alarm-read-all').click();
+  await page.getByTestId('alarm-read-all-confirm').click();
+  await poll(() => unread(page)).toBe(0);
+  await poll(() => row.first().innerText()).toContain('Read');
+  const listed = await call<{ items: { read: number; sn: string; kind: string }[] }>(
+    page,
+    'GET',
+    `/projects/${projectId}/alarms`,
+  );
+  expect(listed.data.items).toEqual([expect.objectContaining({ sn, kind: 'ip-conflict', read: 1 })]);
+
+  // The other sections open, and the screen is accessible on a phone too.
+  for (const tab of ['Delivery settings', 'Delivery outcomes', 'Maintenance windows']) {
+    await page.getByRole('tab', { name: tab }).click();
+    await poll(() => axeViolations(page), 15_000).toEqual([]);
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('tab', { name: 'Alarms' }).click();
+  await poll(() => row.count()).toBe(1);
+  await poll(() => axeViolations(page), 15_000).toEqual([]);
+}

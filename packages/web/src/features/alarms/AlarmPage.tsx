@@ -13,9 +13,10 @@ import {
   Tag,
   Tooltip,
 } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NoProject } from '../../components/NoProject.tsx';
+import { useInertMeasureRow } from '../../components/useInertMeasureRow.ts';
 import { PageTitle } from '../../layout/PageTitle.tsx';
 import { useIsPhone } from '../../layout/useIsPhone.ts';
 import { canWrite, useCurrentProject } from '../../session/currentProject.ts';
@@ -88,6 +89,8 @@ function AlarmTable({ projectId, blocked }: { projectId: number; blocked: string
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [selected, setSelected] = useState<number[]>([]);
+  const tableBox = useRef<HTMLDivElement>(null);
+  useInertMeasureRow(tableBox);
   const list = useQuery({
     queryKey: [...alarmsKey(projectId), 'list', params],
     queryFn: () => alarmsApi.list(projectId, params),
@@ -250,44 +253,46 @@ function AlarmTable({ projectId, blocked }: { projectId: number; blocked: string
           </Tooltip>
         </Popconfirm>
       </Space>
-      <Table<AlarmView>
-        rowKey="id"
-        size="middle"
-        data-testid="alarm-table"
-        loading={list.isFetching && !list.data}
-        dataSource={list.data?.items ?? []}
-        columns={columns}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: t('alarms.empty') }}
-        rowSelection={
-          blocked === undefined
-            ? {
-                selectedRowKeys: selected,
-                onChange: (keys) => setSelected(keys as number[]),
-                getCheckboxProps: (a) => ({
-                  disabled: a.read === 1,
-                  'aria-label': t('alarms.select', { sn: a.sn }),
-                }),
-              }
-            : undefined
-        }
-        pagination={{
-          current: params.page,
-          pageSize: params.pageSize,
-          total: list.data?.total ?? 0,
-          showSizeChanger: true,
-          simple: phone,
-        }}
-        onChange={(pagination, _filters, sorter) => {
-          const s = Array.isArray(sorter) ? sorter[0] : sorter;
-          setParams((p) => ({
-            ...p,
-            page: pagination.current ?? 1,
-            pageSize: pagination.pageSize ?? p.pageSize,
-            order: s?.order === 'ascend' ? 'asc' : 'desc',
-          }));
-        }}
-      />
+      <div ref={tableBox}>
+        <Table<AlarmView>
+          rowKey="id"
+          size="middle"
+          data-testid="alarm-table"
+          loading={list.isFetching && !list.data}
+          dataSource={list.data?.items ?? []}
+          columns={columns}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: t('alarms.empty') }}
+          rowSelection={
+            blocked === undefined
+              ? {
+                  selectedRowKeys: selected,
+                  onChange: (keys) => setSelected(keys as number[]),
+                  getCheckboxProps: (a) => ({
+                    disabled: a.read === 1,
+                    'aria-label': t('alarms.select', { sn: a.sn }),
+                  }),
+                }
+              : undefined
+          }
+          pagination={{
+            current: params.page,
+            pageSize: params.pageSize,
+            total: list.data?.total ?? 0,
+            showSizeChanger: true,
+            simple: phone,
+          }}
+          onChange={(pagination, _filters, sorter) => {
+            const s = Array.isArray(sorter) ? sorter[0] : sorter;
+            setParams((p) => ({
+              ...p,
+              page: pagination.current ?? 1,
+              pageSize: pagination.pageSize ?? p.pageSize,
+              order: s?.order === 'ascend' ? 'asc' : 'desc',
+            }));
+          }}
+        />
+      </div>
     </>
   );
 }
