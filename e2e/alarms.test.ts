@@ -71,7 +71,7 @@ async function checkAlarm(page: Page, projectId: number, sn: string): Promise<vo
     await poll(() => axeViolations(page), 15_000).toEqual([]);
   }
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.getByRole('tab', { name: 'Alarms' }).click();
+  await page.goto('/manage/alarminfo');
   await poll(() => row.count()).toBe(1);
   await poll(() => axeViolations(page), 15_000).toEqual([]);
 }

@@ -331,6 +331,28 @@ describe('alarms', () => {
     await waitFor(async () => (await openAlarms(sn)).length === 1, 'the alarm after the window');
   });
 
+  it('a device that moves to another project raises its trouble there as a new alarm', async () => {
+    const sn = testSn('P');
+    const d = await simulateOnline(server, sn);
+    running.push(d);
+    await server.database.db.update(devices).set({ projectId }).where(eq(devices.sn, sn));
+    d.incident('ip-conflict');
+    await waitFor(
+      async () => (await openAlarms(sn))[0]?.projectId === projectId,
+      'the alarm in the first project',
+    );
+    const other = await insertProject(server, owner.id);
+    await server.database.db.update(devices).set({ projectId: other }).where(eq(devices.sn, sn));
+    d.incident('ip-conflict');
+    await waitFor(
+      async () => (await openAlarms(sn))[0]?.projectId === other,
+      'the alarm in the second project',
+    );
+    const all = await server.database.db.select().from(alarms).where(eq(alarms.sn, sn));
+    expect(all).toHaveLength(2);
+    expect(all.filter((a) => a.clearedAt === null)).toHaveLength(1);
+  });
+
   it('refuses bad windows and webhook settings with their codes', async () => {
     const now = server.clock.now().getTime();
     const backwards = await owner.client.post(`/projects/${projectId}/alarms/windows`, {

@@ -84,6 +84,12 @@ export async function raiseAlarms(tx: DbOrTx, incidents: readonly Incident[], no
         and starts_at <= ${now.toISOString()}::timestamptz and ends_at > ${now.toISOString()}::timestamptz
       limit 1`);
     if (muted.rows.length) continue;
+    // An incident still open from the device's previous project ends here (the sweep would end it
+    // later): the device's trouble in this project is a new alarm of this project.
+    await tx.execute(sql`
+      update alarms set cleared_at = ${now.toISOString()}::timestamptz
+      where sn = ${incident.sn} and kind = ${incident.kind} and cleared_at is null
+        and project_id <> ${device.projectId}`);
     // One statement decides new or repeat: the open row is the conflict target.
     const result = await tx.execute(sql`
       insert into alarms (project_id, sn, kind, level, message, mac, model, name, raised_at, last_at, event_id)
