@@ -42,6 +42,9 @@ export function AlarmPage() {
   const projectId = current?.id;
   useLiveAlarms(projectId);
   const [tab, setTab] = useState('alarms');
+  const phone = useIsPhone();
+  // Short names on a phone, so the four tabs fit without antd's overflow menu.
+  const tabs = phone ? 'alarms.tabsShort' : 'alarms.tabs';
   if (!current || projectId === undefined) return <NoProject title={t('route.alarm')} />;
   const writable = canWrite(current);
   const blocked = writable
@@ -54,25 +57,26 @@ export function AlarmPage() {
         activeKey={tab}
         onChange={setTab}
         destroyOnHidden
+        tabBarGutter={phone ? 16 : undefined}
         items={[
           {
             key: 'alarms',
-            label: t('alarms.tabs.alarms'),
+            label: t(`${tabs}.alarms`),
             children: <AlarmTable projectId={projectId} blocked={blocked} />,
           },
           {
             key: 'settings',
-            label: t('alarms.tabs.settings'),
+            label: t(`${tabs}.settings`),
             children: <SettingsTab projectId={projectId} blocked={blocked} />,
           },
           {
             key: 'deliveries',
-            label: t('alarms.tabs.deliveries'),
+            label: t(`${tabs}.deliveries`),
             children: <DeliveriesTab projectId={projectId} />,
           },
           {
             key: 'windows',
-            label: t('alarms.tabs.windows'),
+            label: t(`${tabs}.windows`),
             children: <WindowsTab projectId={projectId} blocked={blocked} />,
           },
         ]}
