@@ -20,7 +20,7 @@ import {
   testSn,
   waitFor,
 } from './devices.helpers.ts';
-import { createAccount, type TestAccount } from './helpers/accounts.ts';
+import { createAccount, signInAgain, type TestAccount } from './helpers/accounts.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
 
 /**
@@ -351,6 +351,36 @@ describe('alarms', () => {
     const all = await server.database.db.select().from(alarms).where(eq(alarms.sn, sn));
     expect(all).toHaveLength(2);
     expect(all.filter((a) => a.clearedAt === null)).toHaveLength(1);
+  });
+
+  it('forgets ended alarms after 180 days, not open ones', async () => {
+    const sn = testSn('R');
+    await insertSeen(server, sn, { model: 'BA-W1200C', type: 'ap', projectId });
+    const now = server.clock.now().getTime();
+    const old = new Date(now - 181 * 86_400_000);
+    const rows = await server.database.db
+      .insert(alarms)
+      .values([
+        {
+          projectId,
+          sn,
+          kind: 'reboot',
+          level: 'warning',
+          message: 'old',
+          raisedAt: old,
+          lastAt: old,
+          clearedAt: old,
+        },
+        { projectId, sn, kind: 'ip-conflict', level: 'warning', message: 'open', raisedAt: old, lastAt: old },
+      ])
+      .returning({ id: alarms.id, message: alarms.message });
+    server.clock.advance(86_400_000);
+    await server.jobs.tick();
+    const left = await server.database.db.select().from(alarms).where(eq(alarms.sn, sn));
+    expect(left.map((a) => a.message)).toEqual(['open']);
+    expect(rows).toHaveLength(2);
+    // A day later the session has idled out.
+    await signInAgain(server, owner);
   });
 
   it('refuses bad windows and webhook settings with their codes', async () => {

@@ -21,6 +21,11 @@ import { DELIVERY_HEADER, postWebhook, SIGNATURE_HEADER, signature, TIMESTAMP_HE
  */
 
 export const ALARM_SWEEP_JOB = 'alarm-sweep';
+/** Daily: ended alarms older than ALARM_KEEP_DAYS go (with their deliveries). */
+export const ALARM_RETENTION_JOB = 'alarm-retention';
+/** The longest log retention a project can choose (SPEC.md §9: 7, 30, 90, 180 days). */
+export const ALARM_KEEP_DAYS = 180;
+const DAY_MS = 86_400_000;
 /** Delay before each retry of a failed webhook delivery; after the last, it is failed. */
 export const RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 900_000, 3_600_000] as const;
 /** An event incident (PoE, IP conflict, upgrade, reboot) ends after this long without a repeat. */
@@ -50,8 +55,16 @@ export interface AlarmJobDeps {
 
 /** Starts the sweep chain (every instance at start; the slot key keeps it one). */
 export async function startAlarmSweep(db: DbOrTx, now: Date, every: number): Promise<void> {
-  await addJobs(db, [{ kind: ALARM_SWEEP_JOB, key: slotKey(now, every), runAt: slotTime(now, every) }]);
+  await addJobs(db, [
+    { kind: ALARM_SWEEP_JOB, key: slotKey(now, every), runAt: slotTime(now, every) },
+    retentionJob(now),
+  ]);
 }
+
+const retentionJob = (now: Date) => {
+  const slot = Math.floor(now.getTime() / DAY_MS) + 1;
+  return { kind: ALARM_RETENTION_JOB, key: `${ALARM_RETENTION_JOB}:${slot}`, runAt: new Date(slot * DAY_MS) };
+};
 
 const list = (values: readonly (string | number)[]) =>
   sql.join(
@@ -138,6 +151,15 @@ export function registerAlarmJobs(runner: JobRunner, deps: AlarmJobDeps): void {
   runner.register(ALARM_SWEEP_JOB, async ({ tx, now }) => {
     await sweepAlarms(tx, now);
     await addJobs(tx, [{ kind: ALARM_SWEEP_JOB, key: slotKey(now, every), runAt: slotTime(now, every) }]);
+  });
+
+  runner.register(ALARM_RETENTION_JOB, async ({ tx, now }) => {
+    const before = new Date(now.getTime() - ALARM_KEEP_DAYS * DAY_MS).toISOString();
+    // In bounded batches; what is left goes tomorrow.
+    await tx.execute(sql`
+      delete from alarms where id in (
+        select id from alarms where cleared_at < ${before}::timestamptz limit 20000)`);
+    await addJobs(tx, [retentionJob(now)]);
   });
 
   runner.register(ALARM_DELIVER_JOB, async ({ tx, now, job }) => {
