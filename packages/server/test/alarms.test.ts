@@ -2,12 +2,13 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SimulatedDevice } from '@beacon/agent';
-import type {
-  AlarmDeliveryView,
-  AlarmReadView,
-  AlarmSettingsView,
-  AlarmView,
-  MaintenanceWindowView,
+import {
+  type AlarmDeliveryView,
+  type AlarmReadView,
+  type AlarmSettingsView,
+  type AlarmView,
+  type MaintenanceWindowView,
+  upTopic,
 } from '@beacon/protocol';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,9 +179,23 @@ describe('alarms', () => {
     await waitFor(async () => (await openAlarms(sn)).length === 1, 'the ip-conflict alarm');
     d.incident('ip-conflict');
     await waitFor(async () => (await openAlarms(sn))[0]?.count === 2, 'the repeat counted');
+    // The same event sent again (QoS 1 after a reconnect) is not a repeat.
+    const again = JSON.stringify({
+      id: 'resent-1',
+      ts: Date.now(),
+      event: 'ip-conflict',
+      level: 'warning',
+      message: 'IP address 10.0.0.9 is also used by 02:00:00:00:00:09',
+    });
+    await d.publishRaw(upTopic(sn, 'event'), again);
+    await waitFor(async () => (await openAlarms(sn))[0]?.count === 3, 'the new event counted');
+    await d.publishRaw(upTopic(sn, 'event'), again);
+    await server.gateway.ingest.drain();
+    await new Promise((r) => setTimeout(r, 200));
+    await server.gateway.ingest.drain();
     const rows = await server.database.db.select().from(alarms).where(eq(alarms.sn, sn));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ kind: 'ip-conflict', level: 'critical', read: 0 });
+    expect(rows[0]).toMatchObject({ kind: 'ip-conflict', level: 'critical', read: 0, count: 3 });
     // A commanded restart is no alarm; one nobody asked for is.
     d.incident('crash');
     await waitFor(async () => (await openAlarms(sn)).some((a) => a.kind === 'reboot'), 'the reboot alarm');

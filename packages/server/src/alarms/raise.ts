@@ -97,7 +97,11 @@ export async function raiseAlarms(tx: DbOrTx, incidents: readonly Incident[], no
         ${device.mac}, ${device.model}, ${device.name}, ${incident.at.toISOString()}::timestamptz,
         ${incident.at.toISOString()}::timestamptz, ${incident.eventId ?? null})
       on conflict (sn, kind) where cleared_at is null
-      do update set count = alarms.count + 1, last_at = greatest(alarms.last_at, excluded.last_at)
+      do update set
+        -- A device re-sending the same event (QoS 1 after a reconnect) is not a repeat.
+        count = alarms.count + (case when excluded.event_id is not null and alarms.event_id = excluded.event_id then 0 else 1 end),
+        last_at = greatest(alarms.last_at, excluded.last_at),
+        event_id = coalesce(excluded.event_id, alarms.event_id)
       returning id, (xmax = 0) as inserted`);
     const row = result.rows[0] as { id: string | number; inserted: boolean } | undefined;
     if (!row?.inserted) continue;

@@ -43,7 +43,7 @@ export const alarms = pgTable(
     read: smallint('read').notNull().default(0),
     readAt: tstz('read_at'),
     readBy: bigint('read_by', { mode: 'number' }),
-    /** The device event that raised it (its id per device), for event alarms. */
+    /** The last device event counted on it (its id per device): a re-sent event is not counted again. */
     eventId: text('event_id'),
   },
   (t) => [
