@@ -86,6 +86,7 @@ describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
         ['/manage/networkconf/static', 'static route'],
         ['/manage/networkconf/port', 'port mapping'],
         ['/manage/networkconf/router', 'route table'],
+        ['/manage/alarminfo', 'alarm'],
         ['/account', 'profile'],
         ['/manage/status', 'interim screen'],
         ['/manage/visualization/topo', 'interim Beta screen'],

@@ -1,7 +1,7 @@
-import { type SimulatedDevice, startDevice } from '@beacon/agent';
+import { type Incident, type SimulatedDevice, startDevice } from '@beacon/agent';
 
 /** Models of the e2e pool: one AP, one switch, one CPE (serial numbers E2EPOOL{type}{n}). */
-const POOL = [
+const POOL: { sn: string; model: string; incident?: { kind: Incident; everyMs: number } }[] = [
   { sn: 'E2EPOOLAP0000001', model: 'BA-W1200C' },
   { sn: 'E2EPOOLAP0000002', model: 'BA-W1200C' },
   { sn: 'E2EPOOLSW0000001', model: 'BS-S1008P' },
@@ -13,6 +13,8 @@ const POOL = [
   // network.test.ts: a gateway and a switch of its own.
   { sn: 'E2EPOOLGW0000001', model: 'BG-R1200' },
   { sn: 'E2EPOOLSW0000002', model: 'BS-S1008P' },
+  // alarms.test.ts: reports an IP conflict every 3 s, so an alarm is raised once it joins a project.
+  { sn: 'E2EPOOLAP0000006', model: 'BA-W1200C', incident: { kind: 'ip-conflict', everyMs: 3000 } },
 ];
 
 /**
@@ -35,6 +37,7 @@ export async function startE2eDevicePool(
         backoffMinMs: 200,
         backoffMaxMs: 1000,
         clientEvents: false,
+        incident: d.incident,
       }),
     ),
   );

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEVICE_TYPES, type DeviceType } from '@beacon/protocol';
 import { startFleet } from './fleet.ts';
+import { INCIDENTS, type Incident } from './incidents.ts';
 
 const USAGE = `Usage: npm run agent -- [options]
 
@@ -20,6 +21,8 @@ Runs simulated Beacon devices against an MQTT broker.
   --factory-key <key>      derives per-device secrets (default $BEACON_FACTORY_KEY or the development key)
   --telemetry <seconds>    telemetry interval (default 30)
   --ramp <n>               devices started per second (default 500)
+  --incident <kind>        every device has this incident again and again: ${INCIDENTS.join(', ')}
+  --incident-every <s>     seconds between incidents (default 60)
   --verbose                log every device's connection messages
   --help`;
 
@@ -37,6 +40,8 @@ const { values } = parseArgs({
     'factory-key': { type: 'string' },
     telemetry: { type: 'string' },
     ramp: { type: 'string' },
+    incident: { type: 'string' },
+    'incident-every': { type: 'string' },
     verbose: { type: 'boolean' },
     help: { type: 'boolean' },
   },
@@ -63,6 +68,11 @@ if (badType) {
   console.error(`Unknown type ${badType}; use ${DEVICE_TYPES.join(', ')}`);
   process.exit(2);
 }
+const incident = values.incident as Incident | undefined;
+if (incident !== undefined && !INCIDENTS.includes(incident)) {
+  console.error(`Unknown incident ${incident}; use ${INCIDENTS.join(', ')}`);
+  process.exit(2);
+}
 const sns = values.sn
   ?.split(',')
   .map((s) => s.trim())
@@ -81,6 +91,9 @@ const fleet = await startFleet({
   factoryKey: values['factory-key'] ?? process.env.BEACON_FACTORY_KEY,
   telemetryMs: num('telemetry', values.telemetry, 30) * 1000 || 30_000,
   rampPerSecond: num('ramp', values.ramp, 500) || 500,
+  incident: incident
+    ? { kind: incident, everyMs: (num('incident-every', values['incident-every'], 60) || 60) * 1000 }
+    : undefined,
   log: values.verbose ? (m) => console.log(m) : undefined,
 });
 

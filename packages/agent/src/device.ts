@@ -9,6 +9,7 @@ import {
   validateSn,
 } from '@beacon/protocol';
 import { DeviceCore } from './core.ts';
+import { type Incident, type IncidentOptions, triggerIncident } from './incidents.ts';
 import { MqttLink } from './link.ts';
 import { LiveData, type PortNeighbour } from './live.ts';
 import { ConfigStore } from './store.ts';
@@ -47,6 +48,8 @@ export interface DeviceOptions {
   keepalive?: number;
   remoteHost?: string;
   clientEvents?: boolean;
+  /** Has this incident again and again (incidents.ts), every `everyMs` while connected: tests, demos. */
+  incident?: { kind: Incident; everyMs: number };
   log?: (message: string) => void;
 }
 
@@ -77,8 +80,25 @@ export class SimulatedDevice {
     return this.core.store.data.firmware;
   }
 
+  /** Makes the device have an incident (incidents.ts): high load, IP conflict, PoE overrun, failed upgrade, crash. */
+  incident(kind: Incident, options?: IncidentOptions): void {
+    triggerIncident(this.core, kind, options);
+  }
+
+  private incidentTimer: NodeJS.Timeout | null = null;
+
+  /** Has `kind` every `everyMs` while connected (until stop or kill). */
+  repeatIncident(kind: Incident, everyMs: number): void {
+    if (this.incidentTimer) clearInterval(this.incidentTimer);
+    this.incidentTimer = setInterval(() => {
+      if (this.link.connected) this.incident(kind);
+    }, everyMs);
+    this.incidentTimer.unref();
+  }
+
   /** Powers off cleanly: reports offline (0), disconnects (no will) and stops. */
   async stop(): Promise<void> {
+    if (this.incidentTimer) clearInterval(this.incidentTimer);
     if (this.link.connected) this.link.publish('state', { ...this.core.state(), status: 0 });
     await this.core.stop();
     await this.link.stop();
@@ -87,6 +107,7 @@ export class SimulatedDevice {
 
   /** Power cut: the connection drops without DISCONNECT, so the broker publishes the last will. */
   async kill(): Promise<void> {
+    if (this.incidentTimer) clearInterval(this.incidentTimer);
     await this.core.stop();
     await this.link.kill();
     this.ownWorld?.stop();
@@ -195,5 +216,7 @@ export async function startDevice(options: DeviceOptions): Promise<SimulatedDevi
   });
   await core.start(link);
   link.start();
-  return new SimulatedDevice(core, link, ownWorld);
+  const device = new SimulatedDevice(core, link, ownWorld);
+  if (options.incident) device.repeatIncident(options.incident.kind, options.incident.everyMs);
+  return device;
 }

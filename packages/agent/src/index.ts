@@ -16,6 +16,7 @@ export {
   startFleet,
   TYPE_CODES,
 } from './fleet.ts';
+export { INCIDENTS, type Incident, type IncidentOptions, triggerIncident } from './incidents.ts';
 export { MqttLink } from './link.ts';
 export { ConfigStore, FACTORY_PASSWORD } from './store.ts';
 export { ClientWorld, diurnal } from './world.ts';

@@ -65,6 +65,8 @@ export class LiveData {
   private readonly channels = new Map<FrequencyBand, number>();
   private memory = 35;
   overloaded = new Set<number>();
+  /** A forced load (incidents.ts): CPU and memory held at these percentages until `until` (ms). */
+  stress: { cpu?: number; memory?: number; until: number } | null = null;
 
   constructor(
     private readonly info: ModelInfo,
@@ -248,6 +250,10 @@ export class LiveData {
       99,
     );
     this.memory = clamp(this.memory + between(r, -0.5, 0.5) + clients.length * 0.01, 20, 92);
+    if (this.stress && ctx.now < this.stress.until) {
+      if (this.stress.cpu !== undefined) this.cpu = this.stress.cpu;
+      if (this.stress.memory !== undefined) this.memory = this.stress.memory;
+    } else this.stress = null;
 
     const telemetry: Telemetry = {
       ts: ctx.now,

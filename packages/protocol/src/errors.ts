@@ -185,6 +185,10 @@ export const ERROR_CATALOGUE = {
   5260: e("The ports' PoE power limits exceed the switch's PoE budget", 409),
   // Network configuration (src/network/ of the server; SPEC.md §8 names these without numbers).
   5252: e('The project has no gateway to take this setting', 409),
+  // Alarms (docs/decisions/0037, docs/alarms.md).
+  5240: e('The webhook address is refused: use a public http or https URL', 400),
+  5241: e('A webhook needs a signing secret of at least 16 characters', 400),
+  5242: e('A maintenance window ends after it starts and lasts at most 31 days', 400),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -307,6 +311,9 @@ export const Codes = {
   LAN_IP: 101,
   IP_CONFLICT: 105,
   MAC_CONFLICT: 106,
+  WEBHOOK_TARGET_REFUSED: 5240,
+  WEBHOOK_SECRET_REQUIRED: 5241,
+  WINDOW_RANGE: 5242,
 } as const satisfies Record<string, ErrorCode>;
 
 /** Client-side failures that have no server code (SPEC.md §7). */

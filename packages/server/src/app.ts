@@ -21,6 +21,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountRoutes } from './accounts/routes.ts';
+import { alarmRoutes } from './alarms/routes.ts';
 import { HEALTH_PATH, registerPrincipal, signedInHook } from './auth/principal.ts';
 import { authRoutes } from './auth/routes.ts';
 import { configRoutes } from './config/routes.ts';
@@ -151,6 +152,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         await configRoutes(signed as App, deps);
         await switchRoutes(signed as App, deps);
         await networkRoutes(signed as App, deps);
+        await alarmRoutes(signed as App, deps);
       });
     },
     { prefix: API_PREFIX },

@@ -60,6 +60,11 @@ export interface Config {
   shareMaxReadWrite: number;
   /** How often each instance looks for due jobs, ms (0 = never; tests call jobs.tick()). */
   jobPollMs: number;
+  /** Alarms (src/alarms/): webhooks may reach private and loopback addresses (tests, labs). */
+  alarmWebhookAllowPrivate: boolean;
+  /** How often the alarm rules sweep runs. */
+  alarmSweepMs: number;
+  alarmWebhookTimeoutMs: number;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -127,5 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shareMaxRead: int(env.SHARE_MAX_READ, LIMITS.SHARE_READ_ONLY_MAX),
     shareMaxReadWrite: int(env.SHARE_MAX_READ_WRITE, LIMITS.SHARE_READ_WRITE_MAX),
     jobPollMs: int(env.JOB_POLL_MS, 1000),
+    alarmWebhookAllowPrivate: env.ALARM_WEBHOOK_ALLOW_PRIVATE === '1',
+    alarmSweepMs: int(env.ALARM_SWEEP_SECONDS, 60) * 1000,
+    alarmWebhookTimeoutMs: int(env.ALARM_WEBHOOK_TIMEOUT_MS, 5000),
   };
 }

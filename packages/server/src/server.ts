@@ -1,5 +1,6 @@
 import path from 'node:path';
 import pino from 'pino';
+import { registerAlarmJobs, startAlarmSweep } from './alarms/jobs.ts';
 import { buildApp } from './app.ts';
 import { registerConfigConvergence, startConfigConvergence } from './config/convergence.ts';
 import { type Config, PUBLIC_FACTORY_KEY_WARNING } from './config.ts';
@@ -13,6 +14,7 @@ import type { App } from './http/types.ts';
 import { createJobRunner, type JobRunner } from './jobs/runner.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { registerMaintenanceJobs } from './maintenance/schedule.ts';
+import { DEV_SECRET_KEY, Secrets } from './security/secrets.ts';
 import { seedDemoProjects } from './seed.ts';
 import { registerSharingJobs } from './sharing/expiry.ts';
 
@@ -69,6 +71,13 @@ export async function startServer(
   registerAwayWatchdog(jobs, { deadlineMs: config.awayDeadlineMs, log: logger });
   registerConfigConvergence(jobs, { gateway, retryBaseMs: config.configRetryBaseMs, log: logger });
   await startConfigConvergence(database.db, now());
+  registerAlarmJobs(jobs, {
+    config,
+    mailer,
+    secrets: new Secrets(config.secretKey ?? DEV_SECRET_KEY),
+    log: logger,
+  });
+  await startAlarmSweep(database.db, now(), config.alarmSweepMs);
   let address = '';
   if (options.listen !== false) {
     address = await app.listen({ port: config.port, host: config.host });

@@ -44,6 +44,7 @@ const LoginPage = named(() => import('./features/auth/LoginPage.tsx'), 'LoginPag
 const ResetPasswordPage = named(() => import('./features/auth/ResetPasswordPage.tsx'), 'ResetPasswordPage');
 const SignUpPage = named(() => import('./features/auth/SignUpPage.tsx'), 'SignUpPage');
 const DevicesPage = named(() => import('./features/devices/DevicesPage.tsx'), 'DevicesPage');
+const AlarmPage = named(() => import('./features/alarms/AlarmPage.tsx'), 'AlarmPage');
 const ProjectListPage = named(() => import('./features/projects/ProjectListPage.tsx'), 'ProjectListPage');
 const ProjectPreviewPage = named(
   () => import('./features/projects/ProjectPreviewPage.tsx'),
@@ -69,6 +70,7 @@ const REAL_PAGES: Record<string, () => ReactNode> = {
   '/manage/networkconf/static': () => <StaticRoutePage />,
   '/manage/networkconf/port': () => <PortMappingPage />,
   '/manage/networkconf/router': () => <RouteTablePage />,
+  '/manage/alarminfo': () => <AlarmPage />,
 };
 
 /**

@@ -313,5 +313,20 @@ export const LiveEvent = z.discriminatedUnion('type', [
     name: z.string(),
     final: FinalOutcomeView,
   }),
+  // Alarms (server src/alarms/): a new incident, and read-state changes with the unread count after them.
+  z.object({
+    type: z.literal('alarm'),
+    projectId: z.number().int(),
+    id: z.number().int(),
+    sn: z.string(),
+    kind: z.string(),
+    at: z.string(),
+  }),
+  z.object({
+    type: z.literal('alarm.read'),
+    projectId: z.number().int(),
+    ids: z.union([z.array(z.number().int()), z.literal('all')]),
+    unread: z.number().int(),
+  }),
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;

@@ -263,6 +263,7 @@ export const DeviceEventName = {
   WAN_DOWN: 'wan-down',
   WAN_UP: 'wan-up',
   MESH_ROLE: 'mesh-role',
+  IP_CONFLICT: 'ip-conflict',
 } as const;
 export type DeviceEventName = (typeof DeviceEventName)[keyof typeof DeviceEventName];
 

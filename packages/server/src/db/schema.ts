@@ -3,6 +3,7 @@
  * every module imports tables from here).
  */
 export * from './schema/accounts.ts';
+export * from './schema/alarms.ts';
 export * from './schema/audit.ts';
 export * from './schema/commands.ts';
 export * from './schema/config.ts';

@@ -55,6 +55,8 @@ export interface IngestHooks {
   afterHello(row: DeviceRow): Promise<void>;
   /** After a state message (commands.ts re-sends a pending configuration to an idle device that runs another revision). */
   afterState?(row: DeviceRow): Promise<void>;
+  /** After a device event is stored (alarms/raise.ts raises the incident it stands for). */
+  onEvent?(sn: string, event: DeviceEvent): Promise<void>;
 }
 
 /** Invariant 3: the configuration status from the desired and reported revisions. */
@@ -766,6 +768,7 @@ export class Ingest {
         receivedAt: this.now(),
       })
       .onConflictDoNothing();
+    await this.hooks.onEvent?.(sn, e);
   }
 }
 

@@ -3,6 +3,9 @@ import * as XLSX from '@e965/xlsx';
 import { asc, eq, inArray } from 'drizzle-orm';
 import {
   accounts,
+  alarmSettings,
+  alarms,
+  alarmWindows,
   configRevisions,
   devices,
   firmwareImages,
@@ -927,6 +930,177 @@ const networkResource: ContractResource = {
   ],
 };
 
+/** Alarms (src/alarms/): a device with one unread alarm, and a maintenance window. */
+const alarmResource: ContractResource = {
+  name: 'alarms',
+  async setup(world) {
+    const sn = contractSn('A');
+    const seen = new Date();
+    await insertDevice(world.server.database, {
+      sn,
+      projectId: world.projectId,
+      model: 'BA-W1200C',
+      type: 'ap',
+      status: 1,
+      firstSeenAt: seen,
+      lastSeenAt: seen,
+    });
+    const [alarm] = await world.server.database.db
+      .insert(alarms)
+      .values({
+        projectId: world.projectId,
+        sn,
+        kind: 'ip-conflict',
+        level: 'warning',
+        message: 'IP address 192.168.1.20 is also used by 02:00:00:00:00:01',
+        model: 'BA-W1200C',
+        raisedAt: seen,
+        lastAt: seen,
+      })
+      .returning({ id: alarms.id });
+    const [window] = await world.server.database.db
+      .insert(alarmWindows)
+      .values({
+        projectId: world.projectId,
+        sns: [sn],
+        startsAt: seen,
+        endsAt: new Date(seen.getTime() + 3_600_000),
+        createdAt: seen,
+      })
+      .returning({ id: alarmWindows.id });
+    return { sn, alarmId: alarm.id, windowId: window.id };
+  },
+  async state(ctx) {
+    const { db } = ctx.server.database;
+    return {
+      alarms: await db.select().from(alarms).where(eq(alarms.projectId, ctx.projectId)),
+      settings: await db.select().from(alarmSettings).where(eq(alarmSettings.projectId, ctx.projectId)),
+      windows: await db.select().from(alarmWindows).where(eq(alarmWindows.projectId, ctx.projectId)),
+    };
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/alarms',
+      access: 'read',
+      path: (c) =>
+        `/projects/${c.projectId}/alarms?kind=ip-conflict&read=0&sn=${c.fixture.sn}&from=2020-01-01T00:00:00Z&to=2999-01-01T00:00:00Z&page=1&pageSize=20`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/alarms/unread',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/alarms/unread`,
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/alarms/read',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/alarms/read`,
+      body: (c) => ({ ids: [c.fixture.alarmId] }),
+      invalid: [{ label: 'no id', body: { ids: [] }, code: 16 }],
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/alarms/read-all',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/alarms/read-all`,
+      body: () => ({}),
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/alarms/settings',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/alarms/settings`,
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/alarms/settings',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/alarms/settings`,
+      body: () => ({
+        emails: ['noc@example.com'],
+        webhookUrl: 'https://hooks.example.com/beacon',
+        webhookSecret: 'contract-signing-secret',
+        offlineMinutes: 10,
+        cpuPercent: 85,
+        memoryPercent: 95,
+      }),
+      invalid: [
+        {
+          label: 'a loopback webhook',
+          body: {
+            emails: [],
+            webhookUrl: 'http://127.0.0.1/x',
+            webhookSecret: 'contract-signing-secret',
+            offlineMinutes: 5,
+            cpuPercent: 90,
+            memoryPercent: 90,
+          },
+          code: 5240,
+        },
+        {
+          label: 'a webhook without a secret',
+          body: {
+            emails: [],
+            webhookUrl: 'https://hooks.example.com/x',
+            offlineMinutes: 5,
+            cpuPercent: 90,
+            memoryPercent: 90,
+          },
+          code: 5241,
+        },
+        {
+          label: 'a CPU threshold of 101',
+          body: { emails: [], webhookUrl: '', offlineMinutes: 5, cpuPercent: 101, memoryPercent: 90 },
+          code: 16,
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/alarms/deliveries',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/alarms/deliveries?page=1&pageSize=20`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/alarms/windows',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/alarms/windows`,
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/alarms/windows',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/alarms/windows`,
+      body: (c) => ({
+        sns: [c.fixture.sn],
+        startsAt: '2030-01-01T00:00:00.000Z',
+        endsAt: '2030-01-01T02:00:00.000Z',
+        reason: 'Cabling',
+      }),
+      invalid: [
+        {
+          label: 'an end before the start',
+          body: {
+            sns: ['ABCDEFGHIJKLMNOP'],
+            startsAt: '2030-01-02T00:00:00.000Z',
+            endsAt: '2030-01-01T00:00:00.000Z',
+          },
+          code: 5242,
+        },
+      ],
+    },
+    {
+      method: 'DELETE',
+      pattern: '/api/v1/projects/:id/alarms/windows/:windowId',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/alarms/windows/${c.fixture.windowId}`,
+    },
+  ],
+};
+
 export const CONTRACT_RESOURCES: ContractResource[] = [
   projectResource,
   sharingResource,
@@ -934,6 +1108,7 @@ export const CONTRACT_RESOURCES: ContractResource[] = [
   maintenanceResource,
   configResource,
   projectConfigResource,
+  alarmResource,
   networkResource,
   switchResource,
 ];

@@ -19,6 +19,7 @@ import { type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useS
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { api } from '../api/index.ts';
+import { AlarmBadge } from '../features/alarms/AlarmBadge.tsx';
 import { allGroupKeys, buildNavTree, type NavNode, openKeysFor } from '../nav/navTree.ts';
 import { selectProject, useCurrentProject } from '../session/currentProject.ts';
 import { loginPathFor } from '../session/returnTo.ts';
@@ -229,6 +230,7 @@ export function MainLayout({ session }: { session: SessionView }) {
             {session.accessType === 'openapi' && !phone ? (
               <Tag color="purple">{t('header.openapi')}</Tag>
             ) : null}
+            <AlarmBadge projectId={project?.id} />
             <AccountMenu session={session} onLogout={doLogout} compact={phone} />
           </div>
         </Layout.Header>

@@ -48,6 +48,8 @@ export function useLiveDeviceEvents(projectId: number | undefined): boolean {
           return;
         }
         if (event.type === 'hello' || event.projectId !== projectId) return;
+        // Alarm events have their own subscribers (features/alarms).
+        if (event.type === 'alarm' || event.type === 'alarm.read') return;
         pending.add(event.sn);
         schedule();
       };
