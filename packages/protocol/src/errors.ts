@@ -181,6 +181,8 @@ export const ERROR_CATALOGUE = {
   5091: e('There is no pending offer of this project for your account', 404),
   // Configuration revisions (src/config/ of the server).
   5120: e('The configuration was changed by someone else; reload it and apply your change again', 409),
+  // Logs (src/logs/ of the server, docs/decisions/0036).
+  5230: e('The time range is invalid: its start is after its end', 400),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -294,6 +296,7 @@ export const Codes = {
   NO_OFFER: 5091,
   DUPLICATE_SSID: 5009,
   CONFIG_STALE: 5120,
+  LOG_RANGE: 5230,
 } as const satisfies Record<string, ErrorCode>;
 
 /** Client-side failures that have no server code (SPEC.md §7). */

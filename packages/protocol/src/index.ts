@@ -6,6 +6,8 @@ export * from './api/device-routes.ts';
 export * from './api/devices.ts';
 export * from './api/envelope.ts';
 export * from './api/ids.ts';
+export * from './api/log-routes.ts';
+export * from './api/logs.ts';
 export * from './api/maintenance.ts';
 export * from './api/projects.ts';
 export * from './api/route-contract.ts';

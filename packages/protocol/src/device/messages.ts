@@ -256,7 +256,10 @@ export const DeviceEventName = {
   CLIENT_ROAMED: 'client-roamed',
   PORT_UP: 'port-up',
   PORT_DOWN: 'port-down',
+  /** The PoE budget is exceeded: a port was left unpowered. */
   POE_OVERLOAD: 'poe-overload',
+  /** Another host answers for the device's own IP address (ARP). */
+  IP_CONFLICT: 'ip-conflict',
   POE_REBOOT: 'poe-reboot',
   HIGH_CPU: 'high-cpu',
   HIGH_MEMORY: 'high-memory',
