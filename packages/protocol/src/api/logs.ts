@@ -33,7 +33,12 @@ function withRange<T extends z.ZodObject>(schema: T) {
   return schema.superRefine((q, ctx) => {
     const { from, to } = q as { from?: string; to?: string };
     if (from && to && Date.parse(from) > Date.parse(to)) {
-      ctx.addIssue({ code: 'custom', path: ['from'], message: rangeMessage, params: { code: Codes.LOG_RANGE } });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['from'],
+        message: rangeMessage,
+        params: { code: Codes.LOG_RANGE },
+      });
     }
   });
 }
