@@ -296,6 +296,17 @@ export class DeviceCore {
     this.publish('telemetry', this.telemetry());
   }
 
+  /**
+   * Another host answered ARP for this device's own address (a gratuitous ARP from a client with a
+   * static IP): real devices log it as a warning and keep their address.
+   */
+  reportIpConflict(otherMac: string): void {
+    this.emitEvent('ip-conflict', 'warning', `IP address ${this.options.ip} is also used by ${otherMac}`, {
+      ip: this.options.ip,
+      mac: otherMac,
+    });
+  }
+
   emitEvent(
     event: DeviceEventName,
     level: EventLevel,
