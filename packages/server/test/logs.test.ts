@@ -207,18 +207,20 @@ describe('downloads', () => {
       retentionDays: 90,
     });
     expect(put.status).toBe(200);
-    const list = await owner.client.get<Page<{ action: string; before: unknown; after: unknown }>>(
-      `/projects/${projectId}/logs/audit?type=logs.settings`,
-    );
+    const list = await owner.client.get<
+      Page<{ action: string; entity: string; before: unknown; after: unknown }>
+    >(`/projects/${projectId}/logs/audit?type=update&sn=${projectId}`);
+    expect(list.body.data.total).toBe(1);
     expect(list.body.data.items[0]).toMatchObject({
-      action: 'logs.settings',
+      action: 'update',
+      entity: 'log-settings',
       before: { retentionDays: 30 },
       after: { retentionDays: 90 },
     });
     const csv = await fetch(`${server.url}/api/v1/projects/${projectId}/logs/audit/download`, {
       headers: { cookie: `token=${owner.client.cookieToken}` },
     }).then((r) => r.text());
-    expect(csv).toContain('logs.settings');
+    expect(csv).toContain('log-settings');
     expect(csv).toContain('"{""retentionDays"":90}"');
   });
 });

@@ -44,6 +44,7 @@ const LoginPage = named(() => import('./features/auth/LoginPage.tsx'), 'LoginPag
 const ResetPasswordPage = named(() => import('./features/auth/ResetPasswordPage.tsx'), 'ResetPasswordPage');
 const SignUpPage = named(() => import('./features/auth/SignUpPage.tsx'), 'SignUpPage');
 const DevicesPage = named(() => import('./features/devices/DevicesPage.tsx'), 'DevicesPage');
+const LogPage = named(() => import('./features/logs/LogPage.tsx'), 'LogPage');
 const ProjectListPage = named(() => import('./features/projects/ProjectListPage.tsx'), 'ProjectListPage');
 const ProjectPreviewPage = named(
   () => import('./features/projects/ProjectPreviewPage.tsx'),
@@ -57,6 +58,7 @@ const REAL_PAGES: Record<string, () => ReactNode> = {
   '/overview/preview': () => <ProjectPreviewPage />,
   '/manage/authority': () => <AuthorityPage />,
   '/manage/devconf': () => <DevicesPage />,
+  '/manage/runlog': () => <LogPage />,
 };
 
 /**

@@ -4,12 +4,7 @@ import { LIMITS, type LogDownloadFormat } from '@beacon/protocol';
 import type { SQL } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Database } from '../db/client.ts';
-import {
-  auditLogWhere,
-  deviceLogWhere,
-  selectAuditLog,
-  selectDeviceLog,
-} from './service.ts';
+import { auditLogWhere, deviceLogWhere, selectAuditLog, selectDeviceLog } from './service.ts';
 
 /**
  * Log downloads (SPEC.md §9: at most 50,000 rows), streamed: rows come from a server-side cursor

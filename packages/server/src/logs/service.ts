@@ -190,8 +190,8 @@ export async function putLogSettings(
         set: { retentionDays: body.retentionDays, updatedAt: now },
       });
     audit({
-      action: 'logs.settings',
-      entity: 'project',
+      action: 'update',
+      entity: 'log-settings',
       entityId: projectId,
       before: { retentionDays: before },
       after: { retentionDays: body.retentionDays },
