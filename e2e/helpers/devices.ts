@@ -8,6 +8,8 @@ const POOL = [
   { sn: 'E2EPOOLCP0000001', model: 'BC-C5' },
   // command-outcomes.test.ts: its own AP, so its reboot does not meet another test's.
   { sn: 'E2EPOOLAP0000003', model: 'BA-W1200C' },
+  // logs.test.ts: its reboot's "booted" event reaches the Log screen live.
+  { sn: 'E2EPOOLAP0000005', model: 'BA-W1200C' },
 ];
 
 /**
