@@ -1,7 +1,7 @@
 import {
   type AuditLogQuery,
-  type EventLevel,
   type DeviceLogQuery,
+  type EventLevel,
   type LogDownloadFormat,
   type LogSettingsBody,
   LOG_ROUTES as R,
