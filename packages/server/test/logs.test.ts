@@ -167,6 +167,35 @@ describe('downloads', () => {
     const lines = text.split('\r\n').filter(Boolean);
     expect(lines).toHaveLength(50_001);
     expect(lines[0]).toContain('Time (UTC),Device SN');
+
+    // A client that leaves mid-file: no cursor transaction stays open, and its connection goes back.
+    const inCursor = async () =>
+      (
+        await server.database.pool.query(
+          `select count(*)::int as n from pg_stat_activity
+            where datname = current_database() and query like 'fetch 1000 from log_download%'
+              and state like 'idle in transaction%'`,
+        )
+      ).rows[0].n as number;
+    const { pool } = server.database;
+    const busy = () => pool.totalCount - pool.idleCount;
+    // The live-event listener holds one connection for good.
+    const busyBefore = busy();
+    for (const format of ['csv', 'xlsx']) {
+      const controller = new AbortController();
+      const partial = await fetch(
+        `${server.url}/api/v1/projects/${big}/logs/device/download?format=${format}`,
+        {
+          headers: { cookie: `token=${owner.client.cookieToken}` },
+          signal: controller.signal,
+        },
+      );
+      const reader = partial.body!.getReader();
+      await reader.read();
+      controller.abort();
+      await waitFor(async () => (await inCursor()) === 0 || null, `${format} cursor released`);
+      await waitFor(async () => busy() === busyBefore || null, `${format} connection back`);
+    }
   }, 120_000);
 
   it('neutralises spreadsheet formulas in CSV and xlsx', async () => {

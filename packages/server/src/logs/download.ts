@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
 import { LIMITS, type LogDownloadFormat } from '@beacon/protocol';
 import type { SQL } from 'drizzle-orm';
@@ -114,6 +113,18 @@ async function* csvChunks(database: Database, sheet: Sheet): AsyncGenerator<stri
   }
 }
 
+function drainedOrClosed(stream: PassThrough): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}
+
 function xlsxStream(database: Database, sheet: Sheet): Readable {
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
@@ -128,7 +139,8 @@ function xlsxStream(database: Database, sheet: Sheet): Readable {
       for await (const batch of cursorRows(database, sheet.query)) {
         for (const row of batch) worksheet.addRow(sheet.cells(row).map(neutralise)).commit();
         // Back-pressure: fetch the next batch only once the client has taken what was written.
-        if (out.writableNeedDrain) await once(out, 'drain');
+        // A client that went away ends the loop (the cursor's connection is released).
+        if (out.writableNeedDrain) await drainedOrClosed(out);
         if (out.destroyed) return;
       }
       worksheet.commit();
