@@ -27,8 +27,8 @@ import { recordRoutes } from './http/route-registry.ts';
 import type { App } from './http/types.ts';
 import { registerNulGuard, validatorCompiler } from './http/validation.ts';
 import { setWebCacheHeaders } from './http/web-assets.ts';
-import { firmwareDownloadRoutes, maintenanceRoutes } from './maintenance/routes.ts';
 import { logRoutes } from './logs/routes.ts';
+import { firmwareDownloadRoutes, maintenanceRoutes } from './maintenance/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
 import { sharingRoutes } from './sharing/routes.ts';
 
