@@ -43,6 +43,9 @@ import type { ConfigStore } from './store.ts';
 import { between, scaledMs, sha256Hex } from './util.ts';
 import type { AccessPoint, ClientWorld, Station } from './world.ts';
 
+/** Chance that a joining client claims the device's own IP (an ip-conflict event; about 1 in 2,000 joins). */
+const IP_CONFLICT_CHANCE = 1 / 2000;
+
 /** How the device core reaches the network (MQTT in production, memory in unit tests). */
 export interface Link {
   readonly connected: boolean;
@@ -342,6 +345,9 @@ export class DeviceCore {
         ? `${s.name} roamed here from ${from}`
         : `${s.name} ${event === 'joined' ? 'joined' : 'left'} ${s.ssid ?? ''}`.trim();
     this.emitEvent(name, 'info', text, { mac: s.mac, name: s.name, ...(from ? { from } : {}) });
+    // Now and then a joining client was set up by hand with the device's own address (a static IP
+    // copied from a label): the device sees its ARP and logs the conflict, as real firmware does.
+    if (event === 'joined' && Math.random() < IP_CONFLICT_CHANCE) this.reportIpConflict(s.mac);
   }
 
   // ── timers ───────────────────────────────────────────────────────────────
