@@ -5,6 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDailyPartitions, listPartitions } from '../src/db/partitions.ts';
 import { auditLog, deviceEvents, devices } from '../src/db/schema.ts';
+import type { DeviceEventListener } from '../src/logs/device-events.ts';
 import { EventCollector, insertProject, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
@@ -114,6 +115,28 @@ describe('device events', () => {
       ).toHaveLength(1);
     } finally {
       await live.stop();
+    }
+  });
+
+  it('hands each stored event once to the onDeviceEvents listeners, and dates a wrong clock at receipt', async () => {
+    const seen: { eventId: string; at: Date; projectId: number | null }[] = [];
+    const listener: DeviceEventListener = async (_tx, events) => {
+      seen.push(...events.map((e) => ({ eventId: e.eventId, at: e.at, projectId: e.projectId })));
+    };
+    server.gateway.ingest.onDeviceEvents.push(listener);
+    try {
+      const payload = (id: string, ts: number) =>
+        JSON.stringify({ id, ts, event: 'wan-down', level: 'critical', message: 'WAN link lost' });
+      await device.publishRaw(upTopic(sn, 'event'), payload('clock-1', 0));
+      await device.publishRaw(upTopic(sn, 'event'), payload('clock-1', 0));
+      await device.publishRaw(upTopic(sn, 'event'), payload('clock-2', Date.now() + 10 * 365 * DAY));
+      await waitFor(() => seen.some((e) => e.eventId === 'clock-2') || null, 'listener heard both');
+      await server.gateway.ingest.drain();
+      expect(seen.map((e) => e.eventId)).toEqual(['clock-1', 'clock-2']);
+      expect(seen.every((e) => e.projectId === projectId)).toBe(true);
+      for (const e of seen) expect(Math.abs(e.at.getTime() - Date.now())).toBeLessThan(60_000);
+    } finally {
+      server.gateway.ingest.onDeviceEvents.splice(server.gateway.ingest.onDeviceEvents.indexOf(listener), 1);
     }
   });
 
