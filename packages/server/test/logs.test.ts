@@ -157,6 +157,14 @@ describe('device events', () => {
       `/projects/${projectId}/logs/device?from=${encodeURIComponent(future)}`,
     );
     expect(none.body.data.total).toBe(0);
+    const oldest = await owner.client.get<Page<Row & { at: string }>>(
+      `/projects/${projectId}/logs/device?sn=${sn}&pageSize=200&order=asc`,
+    );
+    const times = (r: Page<Row & { at: string }>) => r.items.map((i) => Date.parse(i.at));
+    expect(times(oldest.body.data)).toEqual([...times(oldest.body.data)].sort((a, b) => a - b));
+    expect(oldest.body.data.items.map((i) => i.eventId)).toEqual(
+      [...(all.body.data.items as Row[])].reverse().map((i) => i.eventId),
+    );
     const paged = await owner.client.get<Page<Row>>(`/projects/${projectId}/logs/device?pageSize=1&page=2`);
     expect(paged.body.data.items).toHaveLength(1);
     expect(paged.body.data.total).toBe(all.body.data.total);

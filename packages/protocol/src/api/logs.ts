@@ -70,12 +70,15 @@ const AuditFilterShape = TimeRange.extend({
     .optional(),
 });
 
+/** The lists sort by time: newest first unless asked (downloads are always the newest first). */
+const Order = z.object({ order: z.enum(['asc', 'desc']).default('desc') });
+
 /** GET /projects/:id/logs/device */
-export const DeviceLogQuery = withRange(PageQuery.extend(DeviceLogFilterShape.shape));
+export const DeviceLogQuery = withRange(PageQuery.extend(DeviceLogFilterShape.shape).extend(Order.shape));
 export type DeviceLogQuery = z.infer<typeof DeviceLogQuery>;
 
 /** GET /projects/:id/logs/audit */
-export const AuditLogQuery = withRange(PageQuery.extend(AuditFilterShape.shape));
+export const AuditLogQuery = withRange(PageQuery.extend(AuditFilterShape.shape).extend(Order.shape));
 export type AuditLogQuery = z.infer<typeof AuditLogQuery>;
 
 const Format = z.object({ format: z.enum(LOG_DOWNLOAD_FORMATS).default('csv') });

@@ -12,7 +12,7 @@ import {
   type LogSettingsBody,
   type LogSettingsView,
 } from '@beacon/protocol';
-import { and, count, desc, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lte, type SQL } from 'drizzle-orm';
 import type { Caller } from '../auth/principal.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { pageWindow, withTotal } from '../db/paging.ts';
@@ -58,7 +58,8 @@ export function auditLogWhere(projectId: number, q: Range & { sn?: string; type?
 }
 
 /** Device events with the device's name in the project (left join: a device may have left it). */
-export function selectDeviceLog(db: DbOrTx, where: SQL) {
+export function selectDeviceLog(db: DbOrTx, where: SQL, order: 'asc' | 'desc' = 'desc') {
+  const by = order === 'asc' ? asc : desc;
   return db
     .select({
       id: deviceEvents.id,
@@ -75,11 +76,12 @@ export function selectDeviceLog(db: DbOrTx, where: SQL) {
     .from(deviceEvents)
     .leftJoin(devices, and(eq(devices.sn, deviceEvents.sn), eq(devices.projectId, deviceEvents.projectId)))
     .where(where)
-    .orderBy(desc(deviceEvents.at), desc(deviceEvents.id));
+    .orderBy(by(deviceEvents.at), by(deviceEvents.id));
 }
 
-export function selectAuditLog(db: DbOrTx, where: SQL) {
-  return db.select().from(auditLog).where(where).orderBy(desc(auditLog.at), desc(auditLog.id));
+export function selectAuditLog(db: DbOrTx, where: SQL, order: 'asc' | 'desc' = 'desc') {
+  const by = order === 'asc' ? asc : desc;
+  return db.select().from(auditLog).where(where).orderBy(by(auditLog.at), by(auditLog.id));
 }
 
 type DeviceLogRow = Awaited<ReturnType<typeof selectDeviceLog>>[number];
@@ -124,7 +126,7 @@ export async function listDeviceLogs(
   const where = deviceLogWhere(projectId, query);
   const { limit, offset } = pageWindow(query);
   const { rows, total } = await withTotal(
-    selectDeviceLog(db, where).limit(limit).offset(offset),
+    selectDeviceLog(db, where, query.order).limit(limit).offset(offset),
     db.select({ n: count() }).from(deviceEvents).where(where),
   );
   return { items: rows.map(toDeviceLogView), total, page: query.page, pageSize: query.pageSize };
@@ -141,7 +143,7 @@ export async function listAuditLogs(
   const where = auditLogWhere(projectId, query);
   const { limit, offset } = pageWindow(query);
   const { rows, total } = await withTotal(
-    selectAuditLog(db, where).limit(limit).offset(offset),
+    selectAuditLog(db, where, query.order).limit(limit).offset(offset),
     db.select({ n: count() }).from(auditLog).where(where),
   );
   return { items: rows.map(toAuditView), total, page: query.page, pageSize: query.pageSize };

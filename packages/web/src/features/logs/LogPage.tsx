@@ -29,9 +29,11 @@ export function LogPage() {
     device: { range: '24h' },
     audit: { range: '30d' },
   });
-  const [pages, setPages] = useState<Record<LogKind, { page: number; pageSize: number }>>({
-    device: { page: 1, pageSize: 20 },
-    audit: { page: 1, pageSize: 20 },
+  const [pages, setPages] = useState<
+    Record<LogKind, { page: number; pageSize: number; order: 'asc' | 'desc' }>
+  >({
+    device: { page: 1, pageSize: 20, order: 'desc' },
+    audit: { page: 1, pageSize: 20, order: 'desc' },
   });
 
   const devices = useQuery({
@@ -62,7 +64,9 @@ export function LogPage() {
     setPages((p) => ({ ...p, [kind]: { ...p[kind], page: 1 } }));
   };
   const onPage = (kind: LogKind) => (page: number, pageSize: number) =>
-    setPages((p) => ({ ...p, [kind]: { page, pageSize } }));
+    setPages((p) => ({ ...p, [kind]: { ...p[kind], page, pageSize } }));
+  const onOrder = (kind: LogKind) => (order: 'asc' | 'desc') =>
+    setPages((p) => ({ ...p, [kind]: { ...p[kind], page: 1, order } }));
 
   return (
     <div data-testid="log-page">
@@ -106,6 +110,8 @@ export function LogPage() {
                     formatTime={time.format}
                     phone={phone}
                     onPage={onPage('device')}
+                    order={pages.device.order}
+                    onOrder={onOrder('device')}
                   />
                 </>
               ),
@@ -127,6 +133,8 @@ export function LogPage() {
                     formatTime={time.format}
                     phone={phone}
                     onPage={onPage('audit')}
+                    order={pages.audit.order}
+                    onOrder={onOrder('audit')}
                   />
                 </>
               ),

@@ -21,7 +21,19 @@ interface Props<T> {
   formatTime(iso: string): string;
   phone: boolean;
   onPage(page: number, pageSize: number): void;
+  /** Time order (the server sorts; newest first by default). */
+  order: 'asc' | 'desc';
+  onOrder(order: 'asc' | 'desc'): void;
 }
+
+/** The Table's onChange: only a sort is handled here (paging goes through `pagination`). */
+const sortHandler =
+  (onOrder: (order: 'asc' | 'desc') => void) =>
+  (_p: unknown, _f: unknown, sorter: unknown, extra: { action: string }) => {
+    if (extra.action !== 'sort') return;
+    const s = (Array.isArray(sorter) ? sorter[0] : sorter) as { order?: 'ascend' | 'descend' | null };
+    onOrder(s?.order === 'ascend' ? 'asc' : 'desc');
+  };
 
 const pagination = <T,>(data: TablePage<T> | undefined, onPage: Props<T>['onPage']) => ({
   current: data?.page ?? 1,
@@ -33,7 +45,15 @@ const pagination = <T,>(data: TablePage<T> | undefined, onPage: Props<T>['onPage
 });
 
 /** What a device did: newest first, on the project's clock. */
-export function DeviceLogTable({ data, loading, formatTime, phone, onPage }: Props<DeviceLogView>) {
+export function DeviceLogTable({
+  data,
+  loading,
+  formatTime,
+  phone,
+  onPage,
+  order,
+  onOrder,
+}: Props<DeviceLogView>) {
   const { t } = useTranslation();
   const box = useRef<HTMLDivElement>(null);
   // A phone scrolls the table sideways: its scrolling box is reachable by keyboard (axe).
@@ -46,6 +66,7 @@ export function DeviceLogTable({ data, loading, formatTime, phone, onPage }: Pro
         loading={loading}
         dataSource={data?.items ?? []}
         pagination={pagination(data, onPage)}
+        onChange={sortHandler(onOrder)}
         scroll={{ x: phone ? 720 : undefined }}
         data-testid="device-log-table"
         locale={{
@@ -56,6 +77,9 @@ export function DeviceLogTable({ data, loading, formatTime, phone, onPage }: Pro
             key: 'at',
             title: t('logs.col.time'),
             width: 170,
+            sorter: true,
+            sortDirections: ['descend', 'ascend', 'descend'],
+            sortOrder: order === 'asc' ? 'ascend' : 'descend',
             render: (_, r) => <span style={{ whiteSpace: 'nowrap' }}>{formatTime(r.at)}</span>,
           },
           {
@@ -99,7 +123,15 @@ export function DeviceLogTable({ data, loading, formatTime, phone, onPage }: Pro
 const json = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
 
 /** Who did what, when, with what was before and after. */
-export function AuditLogTable({ data, loading, formatTime, phone, onPage }: Props<AuditView>) {
+export function AuditLogTable({
+  data,
+  loading,
+  formatTime,
+  phone,
+  onPage,
+  order,
+  onOrder,
+}: Props<AuditView>) {
   const { t } = useTranslation();
   const box = useRef<HTMLDivElement>(null);
   // A phone scrolls the table sideways: its scrolling box is reachable by keyboard (axe).
@@ -112,6 +144,7 @@ export function AuditLogTable({ data, loading, formatTime, phone, onPage }: Prop
         loading={loading}
         dataSource={data?.items ?? []}
         pagination={pagination(data, onPage)}
+        onChange={sortHandler(onOrder)}
         scroll={{ x: phone ? 820 : undefined }}
         data-testid="audit-log-table"
         locale={{
@@ -122,6 +155,9 @@ export function AuditLogTable({ data, loading, formatTime, phone, onPage }: Prop
             key: 'at',
             title: t('logs.col.time'),
             width: 170,
+            sorter: true,
+            sortDirections: ['descend', 'ascend', 'descend'],
+            sortOrder: order === 'asc' ? 'ascend' : 'descend',
             render: (_, r) => <span style={{ whiteSpace: 'nowrap' }}>{formatTime(r.at)}</span>,
           },
           { key: 'account', title: t('logs.col.account'), dataIndex: 'account', width: 180, ellipsis: true },
