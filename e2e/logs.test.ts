@@ -84,6 +84,20 @@ describe.runIf(hasChromium())('log screen in Chromium', () => {
     const csv = await downloadCsv();
     expect(csv).toContain(`${sn},Log AP,booted,info,Device started (reboot)`);
 
+    // A custom time range: a day in 2000 has nothing; a start after the end is pointed out; a
+    // range up to 2099 has the reboot again.
+    await page.getByTestId('log-device-range').click();
+    await page.locator('.ant-select-item-option', { hasText: 'Custom range' }).click();
+    await page.getByTestId('log-device-from').fill('2000-01-01T00:00');
+    await page.getByTestId('log-device-to').fill('2000-01-02T00:00');
+    await poll(() => table.getByText('Device started (reboot)').count()).toBe(0);
+    await page.getByTestId('log-device-from').fill('2000-01-03T00:00');
+    await poll(() => page.getByRole('alert').filter({ hasText: 'The start is after the end' }).count()).toBe(
+      1,
+    );
+    await page.getByTestId('log-device-to').fill('2099-01-01T00:00');
+    await poll(() => table.getByText('Device started (reboot)').count()).toBeGreaterThan(0);
+
     await poll(() => axeViolations(page)).toEqual([]);
 
     // A phone: the page does not scroll sideways; the table scrolls inside its box.

@@ -1,10 +1,10 @@
 import { DEVICE_LOG_TYPES, EventLevel } from '@beacon/protocol';
-import { Input, Select, Space } from 'antd';
+import { Input, Select, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { LogFilter, LogKind } from './api.ts';
 
 /** Time ranges offered (hours back from now); `all` is everything kept. */
-export const TIME_RANGES = ['1h', '24h', '7d', '30d', '90d', '180d', 'all'] as const;
+export const TIME_RANGES = ['1h', '24h', '7d', '30d', '90d', '180d', 'all', 'custom'] as const;
 export type TimeRange = (typeof TIME_RANGES)[number];
 const HOURS: Record<TimeRange, number | null> = {
   '1h': 1,
@@ -14,6 +14,7 @@ const HOURS: Record<TimeRange, number | null> = {
   '90d': 2160,
   '180d': 4320,
   all: null,
+  custom: null,
 };
 
 /** The `from` of a range, at the moment of the query. */
@@ -24,14 +25,31 @@ export function fromOf(range: TimeRange, now = Date.now()): string | undefined {
 
 export interface FilterState {
   range: TimeRange;
+  /** With range custom: the browser's local date and time (input type datetime-local). */
+  customFrom?: string;
+  customTo?: string;
   sn?: string;
   type?: string;
   level?: EventLevel;
 }
 
+const isoOf = (local: string | undefined) => {
+  const t = local ? Date.parse(local) : Number.NaN;
+  return Number.isNaN(t) ? undefined : new Date(t).toISOString();
+};
+
+/** A custom range whose start is after its end (the server would answer 5230). */
+export const isReversed = (state: FilterState) => {
+  const from = isoOf(state.customFrom);
+  const to = isoOf(state.customTo);
+  return state.range === 'custom' && !!from && !!to && from > to;
+};
+
 export function filterOf(state: FilterState, kind: LogKind): LogFilter {
+  const custom = state.range === 'custom' && !isReversed(state);
   return {
-    from: fromOf(state.range),
+    from: custom ? isoOf(state.customFrom) : fromOf(state.range),
+    to: custom ? isoOf(state.customTo) : undefined,
     sn: state.sn || undefined,
     type: state.type || undefined,
     level: kind === 'device' ? state.level || undefined : undefined,
@@ -63,6 +81,35 @@ export function LogFilters({
         options={TIME_RANGES.map((r) => ({ value: r, label: t(`logs.range.${r}`) }))}
         data-testid={id('range')}
       />
+      {value.range === 'custom' ? (
+        <>
+          <Input
+            type="datetime-local"
+            id={id('from')}
+            aria-label={t('logs.filter.from')}
+            value={value.customFrom ?? ''}
+            style={{ width: 200 }}
+            onChange={(e) => onChange({ ...value, customFrom: e.target.value || undefined })}
+            status={isReversed(value) ? 'error' : undefined}
+            data-testid={id('from')}
+          />
+          <Input
+            type="datetime-local"
+            id={id('to')}
+            aria-label={t('logs.filter.to')}
+            value={value.customTo ?? ''}
+            style={{ width: 200 }}
+            onChange={(e) => onChange({ ...value, customTo: e.target.value || undefined })}
+            status={isReversed(value) ? 'error' : undefined}
+            data-testid={id('to')}
+          />
+          {isReversed(value) ? (
+            <Typography.Text type="danger" role="alert">
+              {t('logs.filter.reversed')}
+            </Typography.Text>
+          ) : null}
+        </>
+      ) : null}
       <Select<string>
         id={id('device')}
         aria-label={t('logs.filter.device')}
