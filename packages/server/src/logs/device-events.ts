@@ -80,6 +80,11 @@ async function ensureDays(database: Database, days: Date[]): Promise<void> {
   }
 }
 
+/** Makes sure the day of `at` has its partition (for a server-side event written outside a batch). */
+export function ensureEventDay(database: Database, at: Date): Promise<void> {
+  return ensureDays(database, [at]);
+}
+
 /** Forget what partitions exist (after retention dropped some, or a failed insert). */
 export function forgetKnownPartitions(): void {
   knownDays.clear();
