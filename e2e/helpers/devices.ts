@@ -15,6 +15,8 @@ const POOL: { sn: string; model: string; incident?: { kind: Incident; everyMs: n
   { sn: 'E2EPOOLSW0000002', model: 'BS-S1008P' },
   // alarms.test.ts: reports an IP conflict every 3 s, so an alarm is raised once it joins a project.
   { sn: 'E2EPOOLAP0000006', model: 'BA-W1200C', incident: { kind: 'ip-conflict', everyMs: 3000 } },
+  // logs.test.ts: its reboot's "booted" event reaches the Log screen live.
+  { sn: 'E2EPOOLAP0000005', model: 'BA-W1200C' },
 ];
 
 /**

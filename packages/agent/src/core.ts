@@ -44,6 +44,9 @@ import type { ConfigStore } from './store.ts';
 import { between, scaledMs, sha256Hex } from './util.ts';
 import type { AccessPoint, ClientWorld, Station } from './world.ts';
 
+/** Chance that a joining client claims the device's own IP (an ip-conflict event; about 1 in 2,000 joins). */
+const IP_CONFLICT_CHANCE = 1 / 2000;
+
 /** How the device core reaches the network (MQTT in production, memory in unit tests). */
 export interface Link {
   readonly connected: boolean;
@@ -304,6 +307,17 @@ export class DeviceCore {
     this.publish('telemetry', this.telemetry());
   }
 
+  /**
+   * Another host answered ARP for this device's own address (a gratuitous ARP from a client with a
+   * static IP): real devices log it as a warning and keep their address.
+   */
+  reportIpConflict(otherMac: string): void {
+    this.emitEvent('ip-conflict', 'warning', `IP address ${this.options.ip} is also used by ${otherMac}`, {
+      ip: this.options.ip,
+      mac: otherMac,
+    });
+  }
+
   emitEvent(
     event: DeviceEventName,
     level: EventLevel,
@@ -339,6 +353,9 @@ export class DeviceCore {
         ? `${s.name} roamed here from ${from}`
         : `${s.name} ${event === 'joined' ? 'joined' : 'left'} ${s.ssid ?? ''}`.trim();
     this.emitEvent(name, 'info', text, { mac: s.mac, name: s.name, ...(from ? { from } : {}) });
+    // Now and then a joining client was set up by hand with the device's own address (a static IP
+    // copied from a label): the device sees its ARP and logs the conflict, as real firmware does.
+    if (event === 'joined' && Math.random() < IP_CONFLICT_CHANCE) this.reportIpConflict(s.mac);
   }
 
   // ── timers ───────────────────────────────────────────────────────────────

@@ -145,6 +145,16 @@ export class SimulatedDevice {
     this.core.refuseConfig = code === null ? null : { code, message };
   }
 
+  /** Another host on the LAN claims the device's IP: it reports an ip-conflict event. */
+  reportIpConflict(otherMac: string): void {
+    this.core.reportIpConflict(otherMac);
+  }
+
+  /** Test hook: any event, as the device's firmware would report it (id from its boot and a counter). */
+  emitEvent(...args: Parameters<DeviceCore['emitEvent']>): void {
+    this.core.emitEvent(...args);
+  }
+
   /** A network failure: the TCP connection drops; the device reconnects with backoff and says hello again. */
   dropConnection(): void {
     this.link.drop();

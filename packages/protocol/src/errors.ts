@@ -189,6 +189,8 @@ export const ERROR_CATALOGUE = {
   5240: e('The webhook address is refused: use a public http or https URL', 400),
   5241: e('A webhook needs a signing secret of at least 16 characters', 400),
   5242: e('A maintenance window ends after it starts and lasts at most 31 days', 400),
+  // Logs (src/logs/ of the server, docs/decisions/0036).
+  5230: e('The time range is invalid: its start is after its end', 400),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -314,6 +316,7 @@ export const Codes = {
   WEBHOOK_TARGET_REFUSED: 5240,
   WEBHOOK_SECRET_REQUIRED: 5241,
   WINDOW_RANGE: 5242,
+  LOG_RANGE: 5230,
 } as const satisfies Record<string, ErrorCode>;
 
 /** Client-side failures that have no server code (SPEC.md §7). */

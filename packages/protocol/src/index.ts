@@ -11,6 +11,8 @@ export * from './api/device-routes.ts';
 export * from './api/devices.ts';
 export * from './api/envelope.ts';
 export * from './api/ids.ts';
+export * from './api/log-routes.ts';
+export * from './api/logs.ts';
 export * from './api/maintenance.ts';
 export * from './api/network.ts';
 export * from './api/network-routes.ts';

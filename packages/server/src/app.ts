@@ -37,6 +37,7 @@ import { recordRoutes } from './http/route-registry.ts';
 import type { App } from './http/types.ts';
 import { registerNulGuard, validatorCompiler } from './http/validation.ts';
 import { setWebCacheHeaders } from './http/web-assets.ts';
+import { logRoutes } from './logs/routes.ts';
 import { firmwareDownloadRoutes, maintenanceRoutes } from './maintenance/routes.ts';
 import { networkRoutes } from './network/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
@@ -147,6 +148,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         await accountRoutes(signed as App, deps);
         await projectRoutes(signed as App, deps);
         await deviceRoutes(signed as App, deps);
+        await logRoutes(signed as App, deps);
         await sharingRoutes(signed as App, deps);
         await maintenanceRoutes(signed as App, deps);
         await configRoutes(signed as App, deps);

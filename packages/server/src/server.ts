@@ -12,6 +12,8 @@ import { startDemoFleet } from './gateway/demo.ts';
 import { Gateway } from './gateway/gateway.ts';
 import type { App } from './http/types.ts';
 import { createJobRunner, type JobRunner } from './jobs/runner.ts';
+import { ensureEventPartitions } from './logs/device-events.ts';
+import { registerLogRetention, startLogRetention } from './logs/retention.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { registerMaintenanceJobs } from './maintenance/schedule.ts';
 import { DEV_SECRET_KEY, Secrets } from './security/secrets.ts';
@@ -60,6 +62,8 @@ export async function startServer(
   const mailer = createMailer(database, config.smtpUrl, config.mailFrom, logger);
   const bus = new EventBus(database, logger);
   await bus.start();
+  // Device events land in daily partitions: today's must exist before the first device speaks.
+  await ensureEventPartitions(database, now());
   const gateway = await Gateway.start({ config, database, bus, log: logger, now });
   const app = await buildApp({
     deps: { config, database, mailer, bus, gateway, now },
@@ -78,6 +82,8 @@ export async function startServer(
     log: logger,
   });
   await startAlarmSweep(database.db, now(), config.alarmSweepMs);
+  registerLogRetention(jobs, { database, log: logger });
+  await startLogRetention(database.db, now());
   let address = '';
   if (options.listen !== false) {
     address = await app.listen({ port: config.port, host: config.host });

@@ -45,6 +45,7 @@ const ResetPasswordPage = named(() => import('./features/auth/ResetPasswordPage.
 const SignUpPage = named(() => import('./features/auth/SignUpPage.tsx'), 'SignUpPage');
 const DevicesPage = named(() => import('./features/devices/DevicesPage.tsx'), 'DevicesPage');
 const AlarmPage = named(() => import('./features/alarms/AlarmPage.tsx'), 'AlarmPage');
+const LogPage = named(() => import('./features/logs/LogPage.tsx'), 'LogPage');
 const ProjectListPage = named(() => import('./features/projects/ProjectListPage.tsx'), 'ProjectListPage');
 const ProjectPreviewPage = named(
   () => import('./features/projects/ProjectPreviewPage.tsx'),
@@ -71,6 +72,7 @@ const REAL_PAGES: Record<string, () => ReactNode> = {
   '/manage/networkconf/port': () => <PortMappingPage />,
   '/manage/networkconf/router': () => <RouteTablePage />,
   '/manage/alarminfo': () => <AlarmPage />,
+  '/manage/runlog': () => <LogPage />,
 };
 
 /**

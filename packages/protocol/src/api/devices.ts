@@ -328,5 +328,16 @@ export const LiveEvent = z.discriminatedUnion('type', [
     ids: z.union([z.array(z.number().int()), z.literal('all')]),
     unread: z.number().int(),
   }),
+  /** A device reported an event (or the server recorded one about it): the Log screen adds the row. */
+  z.object({
+    type: z.literal('device.event'),
+    projectId: z.number().int(),
+    sn: z.string(),
+    id: z.number().int(),
+    event: z.string(),
+    level: z.string(),
+    message: z.string(),
+    at: z.string(),
+  }),
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;

@@ -256,14 +256,16 @@ export const DeviceEventName = {
   CLIENT_ROAMED: 'client-roamed',
   PORT_UP: 'port-up',
   PORT_DOWN: 'port-down',
+  /** The PoE budget is exceeded: a port was left unpowered. */
   POE_OVERLOAD: 'poe-overload',
+  /** Another host answers for the device's own IP address (ARP). */
+  IP_CONFLICT: 'ip-conflict',
   POE_REBOOT: 'poe-reboot',
   HIGH_CPU: 'high-cpu',
   HIGH_MEMORY: 'high-memory',
   WAN_DOWN: 'wan-down',
   WAN_UP: 'wan-up',
   MESH_ROLE: 'mesh-role',
-  IP_CONFLICT: 'ip-conflict',
 } as const;
 export type DeviceEventName = (typeof DeviceEventName)[keyof typeof DeviceEventName];
 

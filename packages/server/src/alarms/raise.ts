@@ -1,9 +1,10 @@
 import { AlarmKind, type DeviceEvent, DeviceEventName, DeviceOperation } from '@beacon/protocol';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Database, DbOrTx } from '../db/client.ts';
+import type { DbOrTx } from '../db/client.ts';
 import { alarmDeliveries, alarmSettings, devices, projects } from '../db/schema.ts';
 import { type BusEvent, publishEvents } from '../events/bus.ts';
 import { addJobs } from '../jobs/runner.ts';
+import type { DeviceEventListener } from '../logs/device-events.ts';
 
 /**
  * Raising an alarm (docs/decisions/0037). An alarm is an incident: at most one open row per device
@@ -146,17 +147,26 @@ async function queueDeliveries(tx: DbOrTx, projectId: number, alarmId: number, n
 }
 
 /** From the ingest (IngestHooks.onEvent): a device event that stands for an incident raises it. */
-export async function alarmFromDeviceEvent(
-  database: Database,
-  sn: string,
-  event: DeviceEvent,
-  now: Date,
-): Promise<void> {
-  const incident = incidentOf(event);
-  if (!incident) return;
-  // The device's clock may be wrong: an event "from the future" is taken at the server's time.
-  const at = event.ts > now.getTime() ? now : new Date(event.ts);
-  await database.db.transaction((tx) => raiseAlarms(tx, [{ ...incident, sn, at }], now));
+/**
+ * The ingest's device-event listener (logs/device-events.ts): the incidents of a batch of newly
+ * stored events (repeats already left out) are raised in the transaction that stored them.
+ */
+export function alarmsFromStoredEvents(now: () => Date): DeviceEventListener {
+  return async (tx, events) => {
+    const incidents: Incident[] = [];
+    for (const e of events) {
+      const incident = incidentOf({
+        id: e.eventId,
+        ts: e.at.getTime(),
+        event: e.event,
+        level: e.level,
+        message: e.message,
+        data: e.data ?? undefined,
+      } as DeviceEvent);
+      if (incident) incidents.push({ ...incident, sn: e.sn, at: e.at });
+    }
+    if (incidents.length > 0) await raiseAlarms(tx, incidents, now());
+  };
 }
 
 /** The project's name for views and deliveries. */

@@ -9,6 +9,7 @@ export * from './schema/commands.ts';
 export * from './schema/config.ts';
 export * from './schema/devices.ts';
 export * from './schema/jobs.ts';
+export * from './schema/logs.ts';
 export * from './schema/mail.ts';
 export * from './schema/maintenance.ts';
 export * from './schema/network.ts';

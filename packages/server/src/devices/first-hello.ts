@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client.ts';
 import { deviceEvents, projects } from '../db/schema.ts';
+import { ensureEventDay } from '../logs/device-events.ts';
 import { leaveProject } from './leave-project.ts';
 import * as repo from './repository.ts';
 import { checkNetMode, checkOneGateway } from './service.ts';
@@ -39,6 +40,8 @@ export async function checkFirstHello(
 ): Promise<DeviceRow | null> {
   if (row.projectId === null || !isFirstHello(row)) return row;
   const projectId = row.projectId;
+  // The project-rules event below lands in today's partition of device_events (docs/decisions/0036).
+  await ensureEventDay(database, now);
   return database.db.transaction(async (tx) => {
     // The same lock order as adding a device (project row, then device row): the rules hold
     // against concurrent adds.

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DeviceStatus, SERVER_UP_FILTER } from '@beacon/protocol';
 import { notInArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { alarmFromDeviceEvent } from '../alarms/raise.ts';
+import { alarmsFromStoredEvents } from '../alarms/raise.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { deviceState } from '../db/schema.ts';
@@ -89,12 +89,13 @@ export class Gateway {
           if (kept) await commands.afterHello(kept);
         },
         afterState: (row) => commands.afterState(row),
-        onEvent: (sn, event) => alarmFromDeviceEvent(deps.database, sn, event, deps.now()),
       },
       log,
       deps.now,
       config.awayDeadlineMs,
     );
+    // Device events raise alarms in the transaction that stores them (docs/alarms.md).
+    ingest.onDeviceEvents.push(alarmsFromStoredEvents(deps.now));
     link = new ServerLink({
       url,
       username,

@@ -20,13 +20,19 @@ import {
   telemetrySchema,
   type UpKind,
 } from '@beacon/protocol';
-import { asc, inArray, sql } from 'drizzle-orm';
+import { asc, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Database, DbOrTx } from '../db/client.ts';
-import { deviceEvents, deviceState, devices } from '../db/schema.ts';
+import { deviceState, devices } from '../db/schema.ts';
 import { type DeviceRow, selectDevices } from '../devices/row.ts';
 import { type BusEvent, publishEvents } from '../events/bus.ts';
+import {
+  type DeviceEventItem,
+  type DeviceEventListener,
+  publishDeviceEventsLive,
+  writeDeviceEvents,
+} from '../logs/device-events.ts';
 import { isAwayStatus, scheduleAwayChecks } from './away-watchdog.ts';
 import { Batcher, updateRows } from './batch.ts';
 import { isTransientDbError } from './db-retry.ts';
@@ -55,8 +61,6 @@ export interface IngestHooks {
   afterHello(row: DeviceRow): Promise<void>;
   /** After a state message (commands.ts re-sends a pending configuration to an idle device that runs another revision). */
   afterState?(row: DeviceRow): Promise<void>;
-  /** After a device event is stored (alarms/raise.ts raises the incident it stands for). */
-  onEvent?(sn: string, event: DeviceEvent): Promise<void>;
 }
 
 /** Invariant 3: the configuration status from the desired and reported revisions. */
@@ -228,6 +232,14 @@ export class Ingest {
     this.writeStates(items),
   );
   private readonly telemetries = new Batcher<Item<Telemetry>, null>((items) => this.writeTelemetry(items));
+  private readonly events = new Batcher<DeviceEventItem, null>((items) =>
+    writeDeviceEvents(this.database, items, this.onDeviceEvents),
+  );
+  /**
+   * Called after each batch of device events is stored, with the new rows, inside its transaction
+   * (src/logs/device-events.ts). The live `device.event` is the first; other features push theirs.
+   */
+  readonly onDeviceEvents: DeviceEventListener[] = [publishDeviceEventsLive];
 
   constructor(
     private readonly database: Database,
@@ -753,22 +765,9 @@ export class Ingest {
     return items.map(() => null);
   }
 
+  /** Device events of many devices in one transaction (src/logs/device-events.ts). */
   private async event(sn: string, e: DeviceEvent): Promise<void> {
-    await this.database.db
-      .insert(deviceEvents)
-      .values({
-        sn,
-        projectId: sql`(select ${devices.projectId} from ${devices} where ${devices.sn} = ${sn})`,
-        eventId: e.id,
-        at: new Date(e.ts),
-        event: e.event,
-        level: e.level,
-        message: e.message,
-        data: e.data ?? null,
-        receivedAt: this.now(),
-      })
-      .onConflictDoNothing();
-    await this.hooks.onEvent?.(sn, e);
+    await this.events.add({ sn, event: e, now: this.now() });
   }
 }
 

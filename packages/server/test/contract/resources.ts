@@ -10,6 +10,7 @@ import {
   devices,
   firmwareImages,
   networkRevisions,
+  projectLogSettings,
   projectMembers,
   projects,
   projectTransfers,
@@ -1101,6 +1102,67 @@ const alarmResource: ContractResource = {
   ],
 };
 
+/** The Log screen (src/logs/, docs/decisions/0036): device and audit logs, downloads, retention. */
+const logResource: ContractResource = {
+  name: 'logs',
+  async state(ctx) {
+    return (
+      (
+        await ctx.server.database.db
+          .select()
+          .from(projectLogSettings)
+          .where(eq(projectLogSettings.projectId, ctx.projectId))
+      )[0] ?? null
+    );
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/logs/device',
+      access: 'read',
+      path: (c) =>
+        `/projects/${c.projectId}/logs/device?from=2026-01-01T00:00:00Z&to=2030-01-01T00:00:00Z&sn=CONTRACTSN000001&type=port-down&level=warning`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/logs/audit',
+      access: 'read',
+      path: (c) =>
+        `/projects/${c.projectId}/logs/audit?from=2026-01-01T00:00:00Z&to=2030-01-01T00:00:00Z&sn=x&type=device.add`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/logs/device/download',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/logs/device/download?format=csv&type=port-down`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/logs/audit/download',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/logs/audit/download?format=xlsx&from=2026-01-01T00:00:00Z`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/logs/settings',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/logs/settings`,
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/logs/settings',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/logs/settings`,
+      body: () => ({ retentionDays: 90 }),
+      auditRows: 1,
+      invalid: [
+        { label: 'a retention that is not a choice', body: { retentionDays: 14 }, code: 16 },
+        { label: 'an unknown field', body: { retentionDays: 7, audit: 1 }, code: 16 },
+      ],
+    },
+  ],
+};
+
 export const CONTRACT_RESOURCES: ContractResource[] = [
   projectResource,
   sharingResource,
@@ -1108,6 +1170,7 @@ export const CONTRACT_RESOURCES: ContractResource[] = [
   maintenanceResource,
   configResource,
   projectConfigResource,
+  logResource,
   alarmResource,
   networkResource,
   switchResource,

@@ -115,7 +115,14 @@ export class HttpClient {
       else this.cookies.set(name, value);
     }
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+    // A file (a log download: CSV, xlsx) is not an envelope: a 2xx one reads as code 0 with its text.
+    const json = /json/.test(res.headers.get('content-type') ?? 'application/json');
+    const parsed = !text
+      ? undefined
+      : json
+        ? JSON.parse(text)
+        : { code: res.ok ? 0 : res.status, data: text };
+    return { status: res.status, body: parsed, headers: res.headers };
   }
 
   get<T = unknown>(path: string): Promise<HttpResult<T>> {

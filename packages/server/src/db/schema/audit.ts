@@ -23,5 +23,6 @@ export const auditLog = pgTable(
   (t) => [
     index('audit_log_project_idx').on(t.projectId, t.at),
     index('audit_log_account_idx').on(t.accountId, t.at),
+    index('audit_log_at_idx').on(t.at),
   ],
 );

@@ -7,6 +7,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   real,
   smallint,
   text,
@@ -62,11 +63,15 @@ export const devices = pgTable(
   ],
 );
 
-/** Events and alarms devices report on dev/{sn}/up/event (the alarm and log screens read them). */
+/**
+ * Events and alarms devices report on dev/{sn}/up/event (the alarm and log screens read them): a time
+ * series partitioned by UTC day of `at` (migration 0011, db/partitions.ts, docs/decisions/0036).
+ * Written by src/logs/device-events.ts; retention drops whole partitions (src/logs/retention.ts).
+ */
 export const deviceEvents = pgTable(
   'device_events',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     sn: text('sn').notNull(),
     projectId: bigint('project_id', { mode: 'number' }),
     eventId: text('event_id').notNull(),
@@ -78,8 +83,10 @@ export const deviceEvents = pgTable(
     receivedAt: tstz('received_at').notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('device_events_uq').on(t.sn, t.eventId),
+    primaryKey({ name: 'device_events_pkey', columns: [t.id, t.at] }),
+    uniqueIndex('device_events_uq').on(t.sn, t.eventId, t.at),
     index('device_events_project_idx').on(t.projectId, t.at),
+    index('device_events_project_sn_idx').on(t.projectId, t.sn, t.at),
   ],
 );
 

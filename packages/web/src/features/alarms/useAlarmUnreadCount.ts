@@ -1,4 +1,4 @@
-import type { LiveEvent } from '@beacon/protocol';
+import { type LiveEvent, PLATFORM_ROUTES, routeUrl } from '@beacon/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { alarmsApi, alarmsKey } from './api.ts';
@@ -6,7 +6,7 @@ import { alarmsApi, alarmsKey } from './api.ts';
 type Listener = (event: LiveEvent) => void;
 
 /**
- * One WebSocket to /api/v1/events shared by every alarm view of the page (the badge, the alarm
+ * One WebSocket to the events route shared by every alarm view of the page (the badge, the alarm
  * screen): opened with the first listener, closed with the last, reconnecting with a growing delay.
  */
 const listeners = new Set<Listener>();
@@ -16,7 +16,7 @@ let delay = 500;
 
 function open(): void {
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
-  const ws = new WebSocket(`${scheme}://${window.location.host}/api/v1/events`);
+  const ws = new WebSocket(`${scheme}://${window.location.host}${routeUrl(PLATFORM_ROUTES.events)}`);
   socket = ws;
   ws.onopen = () => {
     delay = 500;

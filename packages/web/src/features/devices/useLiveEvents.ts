@@ -19,10 +19,14 @@ export function useLiveDeviceEvents(projectId: number | undefined): boolean {
     let flush: ReturnType<typeof setTimeout> | undefined;
     let delay = 500;
     const pending = new Set<string>();
+    let logs = false;
     const schedule = () => {
       if (flush) return;
       flush = setTimeout(() => {
         flush = undefined;
+        if (logs) queryClient.invalidateQueries({ queryKey: ['logs', projectId, 'device'] });
+        logs = false;
+        if (pending.size === 0) return;
         queryClient.invalidateQueries({ queryKey: ['devices', projectId] });
         for (const sn of pending) {
           queryClient.invalidateQueries({ queryKey: ['device', projectId, sn] });
@@ -50,6 +54,12 @@ export function useLiveDeviceEvents(projectId: number | undefined): boolean {
         if (event.type === 'hello' || event.projectId !== projectId) return;
         // Alarm events have their own subscribers (features/alarms).
         if (event.type === 'alarm' || event.type === 'alarm.read') return;
+        if (event.type === 'device.event') {
+          // A device reported an event: the Log screen's device log (features/logs) shows it.
+          logs = true;
+          schedule();
+          return;
+        }
         pending.add(event.sn);
         schedule();
       };
