@@ -10,6 +10,8 @@ export * from './api/maintenance.ts';
 export * from './api/projects.ts';
 export * from './api/route-contract.ts';
 export * from './api/sharing.ts';
+export * from './api/stats.ts';
+export * from './api/stats-routes.ts';
 export * from './device/index.ts';
 export * from './enums/account.ts';
 export * from './enums/device.ts';

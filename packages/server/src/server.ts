@@ -15,6 +15,7 @@ import { createMailer, type Mailer } from './mail/mailer.ts';
 import { registerMaintenanceJobs } from './maintenance/schedule.ts';
 import { seedDemoProjects } from './seed.ts';
 import { registerSharingJobs } from './sharing/expiry.ts';
+import { registerStatsRollup, startStatsRollup } from './stats/rollup.ts';
 
 export interface RunningServer {
   app: App;
@@ -69,6 +70,8 @@ export async function startServer(
   registerAwayWatchdog(jobs, { deadlineMs: config.awayDeadlineMs, log: logger });
   registerConfigConvergence(jobs, { gateway, retryBaseMs: config.configRetryBaseMs, log: logger });
   await startConfigConvergence(database.db, now());
+  registerStatsRollup(jobs, { database, log: logger });
+  await startStatsRollup(database.db, now());
   let address = '';
   if (options.listen !== false) {
     address = await app.listen({ port: config.port, host: config.host });

@@ -313,5 +313,7 @@ export const LiveEvent = z.discriminatedUnion('type', [
     name: z.string(),
     final: FinalOutcomeView,
   }),
+  /** New device statistics were stored for the project (throttled per project; stats/ingest). */
+  z.object({ type: z.literal('stats.updated'), projectId: z.number().int(), at: z.string() }),
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;

@@ -11,3 +11,4 @@ export * from './schema/jobs.ts';
 export * from './schema/mail.ts';
 export * from './schema/maintenance.ts';
 export * from './schema/projects.ts';
+export * from './schema/stats.ts';

@@ -48,6 +48,11 @@ export function useLiveDeviceEvents(projectId: number | undefined): boolean {
           return;
         }
         if (event.type === 'hello' || event.projectId !== projectId) return;
+        if (event.type === 'stats.updated') {
+          // New statistics (throttled per project by the server): the stats screens refetch.
+          queryClient.invalidateQueries({ queryKey: ['stats', projectId] });
+          return;
+        }
         pending.add(event.sn);
         schedule();
       };
