@@ -30,6 +30,7 @@ import { setWebCacheHeaders } from './http/web-assets.ts';
 import { firmwareDownloadRoutes, maintenanceRoutes } from './maintenance/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
 import { sharingRoutes } from './sharing/routes.ts';
+import { statsRoutes } from './stats/routes.ts';
 
 // SPEC.md §9: firmware (40 MB) is the largest upload; each route checks its own limit.
 const MAX_UPLOAD_BYTES = LIMITS.FIRMWARE_MAX_BYTES;
@@ -132,6 +133,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         await accountRoutes(signed as App, deps);
         await projectRoutes(signed as App, deps);
         await deviceRoutes(signed as App, deps);
+        await statsRoutes(signed as App, deps);
         await sharingRoutes(signed as App, deps);
         await maintenanceRoutes(signed as App, deps);
         await configRoutes(signed as App, deps);

@@ -92,7 +92,14 @@ export type StatusSummaryView = z.infer<typeof StatusSummaryView>;
 /** A named series (per port, per radio band, per SSID). */
 export const NamedSeries = z.object({
   key: z.string(),
-  points: z.array(z.object({ at: z.string(), clients: z.number().nullable(), rxBps: z.number().nullable(), txBps: z.number().nullable() })),
+  points: z.array(
+    z.object({
+      at: z.string(),
+      clients: z.number().nullable(),
+      rxBps: z.number().nullable(),
+      txBps: z.number().nullable(),
+    }),
+  ),
 });
 export type NamedSeries = z.infer<typeof NamedSeries>;
 

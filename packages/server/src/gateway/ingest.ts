@@ -27,7 +27,7 @@ import type { Database, DbOrTx } from '../db/client.ts';
 import { deviceEvents, deviceState, devices } from '../db/schema.ts';
 import { type DeviceRow, selectDevices } from '../devices/row.ts';
 import { type BusEvent, publishEvents } from '../events/bus.ts';
-import { lockPrevious, sampleBatch, StatsWriter } from '../stats/ingest.ts';
+import { lockPrevious, StatsWriter, sampleBatch } from '../stats/ingest.ts';
 import { isAwayStatus, scheduleAwayChecks } from './away-watchdog.ts';
 import { Batcher, updateRows } from './batch.ts';
 import { isTransientDbError } from './db-retry.ts';
@@ -237,7 +237,7 @@ export class Ingest {
     /** How long a device may be away for an upgrade or restart before it counts as offline (away-watchdog.ts). */
     private readonly awayDeadlineMs = 900_000,
   ) {
-    this.statsWriter = new StatsWriter(database, log);
+    this.statsWriter = new StatsWriter(database);
   }
 
   /**
@@ -756,9 +756,9 @@ export class Ingest {
     });
     // Statistics after the state commit, in their own statements: a failure there is logged and
     // costs a sample, never the device's state (which a retry of the batch would write twice).
-    await this.statsWriter.write(samples, this.now()).catch((err) =>
-      this.log.warn({ err: (err as Error).message }, 'stats: telemetry samples not stored'),
-    );
+    await this.statsWriter
+      .write(samples, this.now())
+      .catch((err) => this.log.warn({ err: (err as Error).message }, 'stats: telemetry samples not stored'));
     return items.map(() => null);
   }
 

@@ -1,6 +1,5 @@
 import type { Telemetry } from '@beacon/protocol';
 import { sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DbOrTx } from '../db/client.ts';
 import { ensureDailyPartitions } from '../db/partitions.ts';
 import { statsDevice, statsDim } from '../db/schema.ts';
@@ -68,10 +67,7 @@ const NO_PARTITION = '23514';
 export class StatsWriter {
   private readonly lastEvent = new Map<number, number>();
 
-  constructor(
-    private readonly database: Database,
-    private readonly log: Pick<FastifyBaseLogger, 'warn'>,
-  ) {}
+  constructor(private readonly database: Database) {}
 
   /**
    * Writes a batch's samples. A day without its partition (the rollup job makes them ahead; a
@@ -85,7 +81,9 @@ export class StatsWriter {
         await this.insert(batch, now);
         return;
       } catch (err) {
-        const code = (err as { cause?: { code?: string }; code?: string }).cause?.code ?? (err as { code?: string }).code;
+        const code =
+          (err as { cause?: { code?: string }; code?: string }).cause?.code ??
+          (err as { code?: string }).code;
         if (code === NO_PARTITION && attempt === 1) {
           const times = batch.devices.map((d) => Date.parse(d.at));
           const from = new Date(Math.min(...times));
@@ -99,7 +97,10 @@ export class StatsWriter {
     }
   }
 
-  private async insert(batch: { devices: DeviceSampleRow[]; dims: DimSampleRow[] }, now: Date): Promise<void> {
+  private async insert(
+    batch: { devices: DeviceSampleRow[]; dims: DimSampleRow[] },
+    now: Date,
+  ): Promise<void> {
     const events: BusEvent[] = [];
     const real = Date.now();
     for (const projectId of new Set(batch.devices.map((d) => d.projectId))) {
@@ -110,7 +111,19 @@ export class StatsWriter {
       await insertRows(
         tx,
         statsDevice,
-        ['at', 'projectId', 'sn', 'cpu', 'memory', 'clients', 'rxBytes', 'txBytes', 'wanRxBytes', 'wanTxBytes', 'seconds'],
+        [
+          'at',
+          'projectId',
+          'sn',
+          'cpu',
+          'memory',
+          'clients',
+          'rxBytes',
+          'txBytes',
+          'wanRxBytes',
+          'wanTxBytes',
+          'seconds',
+        ],
         batch.devices.map((d) => ({ ...d, at: new Date(d.at) })),
       );
       if (batch.dims.length)

@@ -76,7 +76,11 @@ export async function maintainPartitions(database: Database, now: Date): Promise
     const from = new Date(now.getTime() - Math.min(keep, STATS_RETENTION_DAYS['5m']) * DAY_MS);
     await ensureDailyPartitions(database.pool, table, from, ahead);
     dropped.push(
-      ...(await dropPartitionsBefore(database.pool, table, new Date(floorTo(now.getTime(), 86_400) - (keep - 1) * DAY_MS))),
+      ...(await dropPartitionsBefore(
+        database.pool,
+        table,
+        new Date(floorTo(now.getTime(), 86_400) - (keep - 1) * DAY_MS),
+      )),
     );
   }
   const cutoff = new Date(floorTo(now.getTime(), 86_400) - STATS_RETENTION_DAYS['1d'] * DAY_MS).toISOString();
@@ -145,7 +149,9 @@ async function exec(db: DbOrTx, text: string, params: unknown[]): Promise<void> 
 /** A level's first run starts at its source's oldest row (or now when there is none). */
 async function firstStart(db: DbOrTx, spec: LevelSpec, now: Date): Promise<number> {
   const source =
-    spec.source === 'raw' ? sql.raw('select min(at) as t from stats_device') : sql.raw(`select min(bucket) as t from stats_device_${spec.source}`);
+    spec.source === 'raw'
+      ? sql.raw('select min(at) as t from stats_device')
+      : sql.raw(`select min(bucket) as t from stats_device_${spec.source}`);
   const result = (await db.execute(source)) as unknown as { rows: { t: string | Date | null }[] };
   const oldest = result.rows[0]?.t ? new Date(result.rows[0].t).getTime() : now.getTime();
   return floorTo(Math.max(oldest, now.getTime() - retentionOf(spec.source)), spec.seconds);
@@ -179,7 +185,8 @@ export async function rollUp(db: DbOrTx, now: Date): Promise<Record<StatsLevel, 
 }
 
 const slotKey = (at: Date) => `${STATS_ROLLUP_JOB}:${Math.floor(at.getTime() / ROLLUP_INTERVAL_MS) + 1}`;
-const slotTime = (at: Date) => new Date((Math.floor(at.getTime() / ROLLUP_INTERVAL_MS) + 1) * ROLLUP_INTERVAL_MS);
+const slotTime = (at: Date) =>
+  new Date((Math.floor(at.getTime() / ROLLUP_INTERVAL_MS) + 1) * ROLLUP_INTERVAL_MS);
 
 export function registerStatsRollup(
   runner: JobRunner,

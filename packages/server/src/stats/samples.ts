@@ -79,7 +79,16 @@ export function samplesOf(
     const tx = d(p.txBytes, before?.txBytes);
     portRx += rx;
     portTx += tx;
-    dims.push({ at, projectId, sn, kind: 'port', key: String(p.id), clients: null, rxBytes: rx, txBytes: tx });
+    dims.push({
+      at,
+      projectId,
+      sn,
+      kind: 'port',
+      key: String(p.id),
+      clients: null,
+      rxBytes: rx,
+      txBytes: tx,
+    });
   }
   let radioRx = 0;
   let radioTx = 0;
@@ -91,7 +100,16 @@ export function samplesOf(
     if (r.rxBytes !== undefined) radioBytes = true;
     radioRx += rx;
     radioTx += tx;
-    dims.push({ at, projectId, sn, kind: 'radio', key: r.band, clients: r.clients, rxBytes: rx, txBytes: tx });
+    dims.push({
+      at,
+      projectId,
+      sn,
+      kind: 'radio',
+      key: r.band,
+      clients: r.clients,
+      rxBytes: rx,
+      txBytes: tx,
+    });
   }
   const perSsid = new Map<string, number>();
   for (const c of t.clients) {
