@@ -34,7 +34,8 @@ import { loadProjectAccess } from '../projects/access.ts';
 
 type ServiceDeps = Pick<Deps, 'database' | 'now'>;
 
-const OFFLINE = [0, 9];
+/** The offline statuses (SPEC.md §4: 0 and 9) as an SQL array. */
+const OFFLINE_SQL = sql.raw('array[0, 9]');
 /** Devices that serve clients over the air: the Status screen's "top APs". */
 const AP_TYPES: string[] = [DeviceType.AP, DeviceType.MESH, DeviceType.WROUTER, DeviceType.V7];
 
@@ -117,7 +118,7 @@ async function topDevices(
 ): Promise<TopRow[]> {
   const table = sql.raw(`stats_device_${w.topLevel}`);
   const orderBy = sql.raw(order);
-  const typeFilter = types ? sql`and d.type = any(${types}::text[])` : sql``;
+  const typeFilter = types ? sql`and d.type in (select jsonb_array_elements_text(${JSON.stringify(types)}::jsonb))` : sql``;
   const list = await rows<Record<string, unknown>>(
     db,
     sql`select s.sn, d.name, d.model, d.type,
@@ -165,9 +166,9 @@ export async function statusSummary(
   const byType = await rows<{ type: string; online: number; offline: number; clients: number }>(
     db,
     sql`select d.type,
-          count(*) filter (where not (s.status = any(${OFFLINE}::int[])))::int as online,
-          count(*) filter (where s.status = any(${OFFLINE}::int[]))::int as offline,
-          coalesce(sum(s.client_count) filter (where not (s.status = any(${OFFLINE}::int[]))), 0)::int as clients
+          count(*) filter (where not (s.status = any(${OFFLINE_SQL})))::int as online,
+          count(*) filter (where s.status = any(${OFFLINE_SQL}))::int as offline,
+          coalesce(sum(s.client_count) filter (where not (s.status = any(${OFFLINE_SQL}))), 0)::int as clients
         from devices d join device_state s on s.sn = d.sn
         where d.project_id = ${projectId} group by d.type order by d.type`,
   );
