@@ -51,12 +51,16 @@ const ProjectPreviewPage = named(
 );
 const AcceptInvitePage = named(() => import('./features/sharing/AcceptInvitePage.tsx'), 'AcceptInvitePage');
 const AuthorityPage = named(() => import('./features/sharing/AuthorityPage.tsx'), 'AuthorityPage');
+const StatusPage = named(() => import('./features/stats/StatusPage.tsx'), 'StatusPage');
+const DeviceDataPage = named(() => import('./features/stats/DeviceDataPage.tsx'), 'DeviceDataPage');
 
 const REAL_PAGES: Record<string, () => ReactNode> = {
   '/overview/list': () => <ProjectListPage />,
   '/overview/preview': () => <ProjectPreviewPage />,
   '/manage/authority': () => <AuthorityPage />,
   '/manage/devconf': () => <DevicesPage />,
+  '/manage/status': () => <StatusPage />,
+  '/manage/devsrunstat': () => <DeviceDataPage />,
 };
 
 /**
