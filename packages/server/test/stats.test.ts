@@ -372,6 +372,29 @@ describe('aggregates per range', () => {
     },
   );
 
+  it('measures the bytes a sample takes (docs/monitoring-storage.md)', async () => {
+    const size = async (table: string) =>
+      (
+        await query<{ avg: number; n: number }>(
+          `select avg(pg_column_size(t.*))::float as avg, count(*)::int as n from ${table} t where sn = any($1)`,
+          [[ap, gw]],
+        )
+      )[0];
+    const sizes = {
+      device: await size('stats_device'),
+      dim: await size('stats_dim'),
+      device5m: await size('stats_device_5m'),
+      dim5m: await size('stats_dim_5m'),
+    };
+    console.info(
+      'stats row sizes (bytes, tuple data without the 24-byte header and index entries):',
+      JSON.stringify(sizes),
+    );
+    // A raw device row stays small: no JSON, fixed-width columns and the serial number.
+    expect(sizes.device.avg).toBeLessThan(120);
+    expect(sizes.dim.avg).toBeLessThan(100);
+  });
+
   it('recomputing the rollups (twice, two instances at once) changes nothing', async () => {
     const before = await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=7d`);
     await Promise.all([
