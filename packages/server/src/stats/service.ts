@@ -118,7 +118,9 @@ async function topDevices(
 ): Promise<TopRow[]> {
   const table = sql.raw(`stats_device_${w.topLevel}`);
   const orderBy = sql.raw(order);
-  const typeFilter = types ? sql`and d.type in (select jsonb_array_elements_text(${JSON.stringify(types)}::jsonb))` : sql``;
+  const typeFilter = types
+    ? sql`and d.type in (select jsonb_array_elements_text(${JSON.stringify(types)}::jsonb))`
+    : sql``;
   const list = await rows<Record<string, unknown>>(
     db,
     sql`select s.sn, d.name, d.model, d.type,
