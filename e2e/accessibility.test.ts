@@ -81,7 +81,8 @@ describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
       for (const [path, screen] of [
         ['/manage/authority', 'sharing'],
         ['/account', 'profile'],
-        ['/manage/status', 'interim screen'],
+        ['/manage/status', 'status'],
+        ['/manage/devsrunstat', 'device data'],
         ['/manage/visualization/topo', 'interim Beta screen'],
       ] as const) {
         await visit(page, path);

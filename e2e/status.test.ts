@@ -2,6 +2,7 @@ import path from 'node:path';
 import { type SimulatedDevice, startDevice } from '@beacon/agent';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signUpByApi } from './helpers/account.ts';
+import { axeViolations } from './helpers/axe.ts';
 import { hasChromium, useBrowser } from './helpers/browser.ts';
 
 /**
@@ -79,6 +80,8 @@ describe.runIf(hasChromium())('status and device data in Chromium', () => {
       fullPage: true,
     });
 
+    await expect.poll(() => axeViolations(page), { timeout: 15_000, interval: 500 }).toEqual([]);
+
     await page.goto('/manage/devsrunstat');
     await page.getByTestId('device-data-page').waitFor();
     await page.getByTestId('stats-range').getByText('12 h').click();
@@ -97,5 +100,16 @@ describe.runIf(hasChromium())('status and device data in Chromium', () => {
       .poll(() => page.getByTestId('stats-radios').locator('canvas').count(), { timeout: 30_000 })
       .toBeGreaterThan(0);
     await expect.poll(() => page.getByTestId('chart-traffic').locator('canvas').count()).toBeGreaterThan(0);
+    await expect.poll(() => axeViolations(page), { timeout: 15_000, interval: 500 }).toEqual([]);
+
+    // A phone: the same screen with its data, one column, still accessible.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/manage/status');
+    await expect
+      .poll(() => page.getByTestId('status-top-users').locator('tbody tr.ant-table-row').count(), {
+        timeout: 30_000,
+      })
+      .toBeGreaterThan(0);
+    await expect.poll(() => axeViolations(page), { timeout: 15_000, interval: 500 }).toEqual([]);
   });
 });
