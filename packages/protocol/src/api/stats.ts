@@ -117,7 +117,8 @@ export const ProjectStatsView = z.object({
     clients: z.array(TopDevice),
     traffic: z.array(TopDevice),
   }),
-  /** Clients per band and per SSID over the range. */
+  /** Clients per band and per SSID over the range, in buckets of `seriesBucketSeconds` (1 h up to 72 h, 1 day beyond). */
+  seriesBucketSeconds: z.number().int(),
   bands: z.array(NamedSeries),
   ssids: z.array(NamedSeries),
 });

@@ -302,6 +302,7 @@ export async function projectStats(
       clients: clients.map(topView),
       traffic: traffic.map(topView),
     },
+    seriesBucketSeconds: topMs / 1000,
     bands: seriesOf(
       dims.filter((d) => d.kind === 'radio'),
       dimBuckets,

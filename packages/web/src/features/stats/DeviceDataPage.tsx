@@ -9,6 +9,7 @@ import { useCurrentProject } from '../../session/currentProject.ts';
 import { errorText } from '../../state/feedback.ts';
 import { devicesApi } from '../devices/api.ts';
 import { useLiveDeviceEvents } from '../devices/useLiveEvents.ts';
+import { useProjectTime } from '../projects/useProjectTime.ts';
 import { statsApi, statsKey } from './api.ts';
 import { type ChartSeries, TimeChart } from './Chart.tsx';
 import { formatBps, formatCount, formatPercent, timeLabels } from './format.ts';
@@ -27,6 +28,7 @@ export function DeviceDataPage() {
   const current = useCurrentProject();
   const projectId = current?.id;
   useLiveDeviceEvents(projectId);
+  const { zone } = useProjectTime(projectId);
   const [range, setRange] = useState<StatsRange>('24h');
   const [sn, setSn] = useState<string>(ALL);
   const deviceList = useQuery({
@@ -77,13 +79,15 @@ export function DeviceDataPage() {
         }
       />
       {error && <Alert type="error" showIcon message={errorText(error)} style={{ marginBottom: 16 }} />}
-      {view && <Charts points={view.points} bucketSeconds={view.bucketSeconds} />}
+      {view && <Charts points={view.points} bucketSeconds={view.bucketSeconds} zone={zone} />}
       {sn === ALL && project.data && (
         <Row gutter={[16, 16]} style={{ marginTop: 16 }}>
           <Col xs={24} lg={12}>
             <SeriesCard
               title={t('stats.clientsByBand')}
               series={project.data.bands}
+              bucketSeconds={project.data.seriesBucketSeconds}
+              zone={zone}
               metric="clients"
               testId="stats-bands"
             />
@@ -92,6 +96,8 @@ export function DeviceDataPage() {
             <SeriesCard
               title={t('stats.clientsBySsid')}
               series={project.data.ssids}
+              bucketSeconds={project.data.seriesBucketSeconds}
+              zone={zone}
               metric="clients"
               testId="stats-ssids"
             />
@@ -132,6 +138,8 @@ export function DeviceDataPage() {
             <SeriesCard
               title={t('stats.radioTraffic')}
               series={device.data.radios}
+              bucketSeconds={device.data.bucketSeconds}
+              zone={zone}
               metric="traffic"
               testId="stats-radios"
             />
@@ -140,12 +148,20 @@ export function DeviceDataPage() {
             <SeriesCard
               title={t('stats.portTraffic')}
               series={device.data.ports}
+              bucketSeconds={device.data.bucketSeconds}
+              zone={zone}
               metric="traffic"
               testId="stats-ports"
             />
           </Col>
           <Col xs={24} lg={12}>
-            <SeriesCard title={t('stats.clientsBySsid')} series={device.data.ssids} metric="clients" />
+            <SeriesCard
+              title={t('stats.clientsBySsid')}
+              series={device.data.ssids}
+              bucketSeconds={device.data.bucketSeconds}
+              zone={zone}
+              metric="clients"
+            />
           </Col>
         </Row>
       )}
@@ -153,9 +169,17 @@ export function DeviceDataPage() {
   );
 }
 
-function Charts({ points, bucketSeconds }: { points: StatsPoint[]; bucketSeconds: number }) {
+function Charts({
+  points,
+  bucketSeconds,
+  zone,
+}: {
+  points: StatsPoint[];
+  bucketSeconds: number;
+  zone?: string;
+}) {
   const { t } = useTranslation();
-  const labels = useMemo(() => timeLabels(points, bucketSeconds), [points, bucketSeconds]);
+  const labels = useMemo(() => timeLabels(points, bucketSeconds, zone), [points, bucketSeconds, zone]);
   const empty = points.every((p) => p.cpu === null);
   const cpuMemory = useMemo<ChartSeries[]>(
     () => [
@@ -226,16 +250,20 @@ function SeriesCard({
   series,
   metric,
   testId,
+  bucketSeconds,
+  zone,
 }: {
   title: string;
   series: NamedSeries[];
   metric: 'clients' | 'traffic';
   testId?: string;
+  bucketSeconds: number;
+  zone?: string;
 }) {
   const { t } = useTranslation();
   const labels = useMemo(
-    () => timeLabels(series[0]?.points ?? [], (series[0]?.points.length ?? 0) > 200 ? 300 : 3600),
-    [series],
+    () => timeLabels(series[0]?.points ?? [], bucketSeconds, zone),
+    [series, bucketSeconds, zone],
   );
   const lines = useMemo<ChartSeries[]>(
     () =>

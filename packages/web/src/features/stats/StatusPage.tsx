@@ -8,6 +8,7 @@ import { PageTitle } from '../../layout/PageTitle.tsx';
 import { useCurrentProject } from '../../session/currentProject.ts';
 import { errorText } from '../../state/feedback.ts';
 import { useLiveDeviceEvents } from '../devices/useLiveEvents.ts';
+import { useProjectTime } from '../projects/useProjectTime.ts';
 import { statsApi, statsKey } from './api.ts';
 import { TimeChart } from './Chart.tsx';
 import { formatBps, timeLabels } from './format.ts';
@@ -24,6 +25,7 @@ export function StatusPage() {
   const current = useCurrentProject();
   const projectId = current?.id;
   useLiveDeviceEvents(projectId);
+  const { zone } = useProjectTime(projectId);
   const [range, setRange] = useState<StatsRange>('24h');
   const status = useQuery({
     queryKey: statsKey(projectId, 'status', range),
@@ -32,7 +34,7 @@ export function StatusPage() {
     placeholderData: keepPreviousData,
   });
   const data = status.data;
-  const labels = useMemo(() => (data ? timeLabels(data.wan, data.bucketSeconds) : []), [data]);
+  const labels = useMemo(() => (data ? timeLabels(data.wan, data.bucketSeconds, zone) : []), [data, zone]);
   const wanSeries = useMemo(
     () =>
       data

@@ -1,12 +1,14 @@
-import { formatBytes, formatRate } from '@beacon/protocol';
+import { formatBytes, formatDateTimeInZone, formatRate } from '@beacon/protocol';
 
-/** Chart labels: the bucket's time, short for ranges within days, with the date beyond. */
-export function timeLabels(points: { at: string }[], bucketSeconds: number): string[] {
+/**
+ * Chart labels: each bucket's start on the project's clock (its time zone, SPEC.md §3; the browser's
+ * until the project is loaded), "HH:mm" for 5-minute buckets, "MM-DD HH:mm" for hourly ones.
+ */
+export function timeLabels(points: { at: string }[], bucketSeconds: number, zone?: string): string[] {
+  const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   return points.map((p) => {
-    const d = new Date(p.at);
-    const hm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-    const md = `${d.getMonth() + 1}/${d.getDate()}`;
-    return bucketSeconds >= 3600 ? `${md} ${hm}` : hm;
+    const text = formatDateTimeInZone(p.at, zone ?? browserZone);
+    return bucketSeconds >= 3600 ? text.slice(5) : text.slice(11);
   });
 }
 
