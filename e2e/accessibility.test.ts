@@ -88,7 +88,8 @@ describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
         ['/manage/networkconf/router', 'route table'],
         ['/manage/alarminfo', 'alarm'],
         ['/account', 'profile'],
-        ['/manage/status', 'interim screen'],
+        ['/manage/status', 'status'],
+        ['/manage/devsrunstat', 'device data'],
         ['/manage/visualization/topo', 'interim Beta screen'],
       ] as const) {
         await visit(page, path);

@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../packages/server/src/config.ts';
 import { startEmbeddedPostgresOnFreePort } from '../packages/server/src/db/embedded.ts';
+import { seedDemoDevices } from '../packages/server/src/gateway/demo.ts';
 import { startServer } from '../packages/server/src/server.ts';
 import { findChromium } from './helpers/chromium.ts';
 import { startE2eDevicePool } from './helpers/devices.ts';
@@ -17,6 +18,9 @@ declare module 'vitest' {
     chromiumPath: string;
     /** Serial numbers of powered-on, unclaimed simulated devices (time scale 0.05) for the tests. */
     devicePool: string[];
+    /** The server's MQTT broker and factory key: a test that runs simulated devices of its own. */
+    brokerUrl: string;
+    factoryKey: string;
   }
 }
 
@@ -78,6 +82,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const server = await startServer(config);
   const pool = await startE2eDevicePool(server.gateway.brokerUrl, config.factoryKey);
   project.provide('devicePool', pool.sns);
+  // The demo projects' devices are bound (offline until a test powers one on: status.test.ts).
+  await seedDemoDevices(server.database);
+  project.provide('brokerUrl', server.gateway.brokerUrl);
+  project.provide('factoryKey', config.factoryKey);
   cleanups.unshift(() => pool.stop());
   // The page's Origin is the host it was loaded from, which the Origin check accepts.
   const port = new URL(server.url).port;

@@ -60,6 +60,8 @@ export class LiveData {
   meshParent: string | null;
   uplink: { sn: string; port: number | null } | null = null;
   private wan = { rxBytes: 0, txBytes: 0, rxRate: 0, txRate: 0, ip: null as string | null };
+  /** Bytes each radio moved since boot (the clients' rates on its band over time). */
+  private readonly radioBytes = new Map<string, { rx: number; tx: number }>();
   private lastAt = Date.now();
   private cpu = 10;
   private readonly channels = new Map<FrequencyBand, number>();
@@ -120,6 +122,7 @@ export class LiveData {
     }
     this.wan.rxBytes = 0;
     this.wan.txBytes = 0;
+    this.radioBytes.clear();
     this.overloaded.clear();
   }
 
@@ -294,7 +297,13 @@ export class LiveData {
     if (info.bands.length) {
       telemetry.radios = info.bands.map((band) => {
         const set = ctx.radios.find((x) => x.band === band);
-        const onBand = clients.filter((c) => c.band === band).length;
+        const onBandClients = clients.filter((c) => c.band === band);
+        const onBand = onBandClients.length;
+        const bytes = this.radioBytes.get(band) ?? { rx: 0, tx: 0 };
+        // The radio receives what its clients send and sends what they receive.
+        bytes.rx += Math.round((onBandClients.reduce((a, c) => a + c.txRate, 0) * 1000 * dt) / 8);
+        bytes.tx += Math.round((onBandClients.reduce((a, c) => a + c.rxRate, 0) * 1000 * dt) / 8);
+        this.radioBytes.set(band, bytes);
         return {
           band,
           channel: set?.channel || this.channel(band),
@@ -302,6 +311,8 @@ export class LiveData {
           utilisation: Math.round(clamp(5 + onBand * 3 + between(r, 0, 15), 0, 100)),
           noise: intBetween(r, -97, -88),
           clients: onBand,
+          rxBytes: bytes.rx,
+          txBytes: bytes.tx,
         };
       });
     }

@@ -24,6 +24,8 @@ export * from './api/sharing.ts';
 export * from './api/sharing-routes.ts';
 export * from './api/switch.ts';
 export * from './api/switch-routes.ts';
+export * from './api/stats.ts';
+export * from './api/stats-routes.ts';
 export * from './device/index.ts';
 export * from './enums/account.ts';
 export * from './enums/device.ts';

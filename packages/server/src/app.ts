@@ -42,6 +42,7 @@ import { firmwareDownloadRoutes, maintenanceRoutes } from './maintenance/routes.
 import { networkRoutes } from './network/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
 import { sharingRoutes } from './sharing/routes.ts';
+import { statsRoutes } from './stats/routes.ts';
 
 // SPEC.md §9: firmware (40 MB) is the largest upload; each route checks its own limit.
 const MAX_UPLOAD_BYTES = LIMITS.FIRMWARE_MAX_BYTES;
@@ -149,6 +150,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         await projectRoutes(signed as App, deps);
         await deviceRoutes(signed as App, deps);
         await logRoutes(signed as App, deps);
+        await statsRoutes(signed as App, deps);
         await sharingRoutes(signed as App, deps);
         await maintenanceRoutes(signed as App, deps);
         await configRoutes(signed as App, deps);

@@ -19,6 +19,7 @@ import { registerMaintenanceJobs } from './maintenance/schedule.ts';
 import { DEV_SECRET_KEY, Secrets } from './security/secrets.ts';
 import { seedDemoProjects } from './seed.ts';
 import { registerSharingJobs } from './sharing/expiry.ts';
+import { registerStatsRollup, startStatsRollup } from './stats/rollup.ts';
 
 export interface RunningServer {
   app: App;
@@ -84,6 +85,8 @@ export async function startServer(
   await startAlarmSweep(database.db, now(), config.alarmSweepMs);
   registerLogRetention(jobs, { database, log: logger });
   await startLogRetention(database.db, now());
+  registerStatsRollup(jobs, { database, log: logger });
+  await startStatsRollup(database.db, now());
   let address = '';
   if (options.listen !== false) {
     address = await app.listen({ port: config.port, host: config.host });

@@ -59,6 +59,8 @@ const NetsetPage = named(() => import('./features/network/NetsetPage.tsx'), 'Net
 const StaticRoutePage = named(() => import('./features/network/StaticRoutePage.tsx'), 'StaticRoutePage');
 const PortMappingPage = named(() => import('./features/network/PortMappingPage.tsx'), 'PortMappingPage');
 const RouteTablePage = named(() => import('./features/network/RouteTablePage.tsx'), 'RouteTablePage');
+const StatusPage = named(() => import('./features/stats/StatusPage.tsx'), 'StatusPage');
+const DeviceDataPage = named(() => import('./features/stats/DeviceDataPage.tsx'), 'DeviceDataPage');
 
 const REAL_PAGES: Record<string, () => ReactNode> = {
   '/overview/list': () => <ProjectListPage />,
@@ -73,6 +75,8 @@ const REAL_PAGES: Record<string, () => ReactNode> = {
   '/manage/networkconf/router': () => <RouteTablePage />,
   '/manage/alarminfo': () => <AlarmPage />,
   '/manage/runlog': () => <LogPage />,
+  '/manage/status': () => <StatusPage />,
+  '/manage/devsrunstat': () => <DeviceDataPage />,
 };
 
 /**

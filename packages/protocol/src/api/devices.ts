@@ -339,5 +339,7 @@ export const LiveEvent = z.discriminatedUnion('type', [
     message: z.string(),
     at: z.string(),
   }),
+  /** New device statistics were stored for the project (throttled per project; stats/ingest). */
+  z.object({ type: z.literal('stats.updated'), projectId: z.number().int(), at: z.string() }),
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;

@@ -199,6 +199,9 @@ export const telemetryRadioSchema = z.object({
   utilisation: z.int().min(0).max(100),
   noise: z.int().describe('dBm'),
   clients: z.int().min(0),
+  /** Bytes the radio received and sent since the counter started (optional: older firmware). */
+  rxBytes: counter.optional(),
+  txBytes: counter.optional(),
 });
 
 /** `dev/{sn}/up/telemetry`: periodic live data. Sections that do not apply to the type are left out. */

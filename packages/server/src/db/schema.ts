@@ -14,3 +14,4 @@ export * from './schema/mail.ts';
 export * from './schema/maintenance.ts';
 export * from './schema/network.ts';
 export * from './schema/projects.ts';
+export * from './schema/stats.ts';

@@ -33,6 +33,7 @@ import {
   publishDeviceEventsLive,
   writeDeviceEvents,
 } from '../logs/device-events.ts';
+import { lockPrevious, StatsWriter, sampleBatch } from '../stats/ingest.ts';
 import { isAwayStatus, scheduleAwayChecks } from './away-watchdog.ts';
 import { Batcher, updateRows } from './batch.ts';
 import { isTransientDbError } from './db-retry.ts';
@@ -240,6 +241,7 @@ export class Ingest {
    * (src/logs/device-events.ts). The live `device.event` is the first; other features push theirs.
    */
   readonly onDeviceEvents: DeviceEventListener[] = [publishDeviceEventsLive];
+  private readonly statsWriter: StatsWriter;
 
   constructor(
     private readonly database: Database,
@@ -248,7 +250,9 @@ export class Ingest {
     private readonly now: () => Date,
     /** How long a device may be away for an upgrade or restart before it counts as offline (away-watchdog.ts). */
     private readonly awayDeadlineMs = 900_000,
-  ) {}
+  ) {
+    this.statsWriter = new StatsWriter(database);
+  }
 
   /**
    * Entry point for every MQTT message the server receives. The server's MQTT client acknowledges a
@@ -753,15 +757,22 @@ export class Ingest {
         lastSeenAt: now,
       };
     });
-    await this.database.db.transaction(async (tx) => {
-      await lockStates(
+    const samples = await this.database.db.transaction(async (tx) => {
+      // The row lock also reads the previous telemetry: its counters make this one's byte deltas.
+      const previous = await lockPrevious(
         tx,
         rows.map((r) => r.sn),
       );
       await updateRows(tx, deviceState, 'sn', TELEMETRY_COLUMNS, rows as Partial<DeviceRow>[], {
         keep: ['ports', 'portCount', 'meshRole'],
       });
+      return sampleBatch(items, previous);
     });
+    // Statistics after the state commit, in their own statements: a failure there is logged and
+    // costs a sample, never the device's state (which a retry of the batch would write twice).
+    await this.statsWriter
+      .write(samples, this.now())
+      .catch((err) => this.log.warn({ err: (err as Error).message }, 'stats: telemetry samples not stored'));
     return items.map(() => null);
   }
 
@@ -809,17 +820,6 @@ async function lockDevices(db: DbOrTx, sns: string[]): Promise<Map<string, Devic
   const rows = await selectDevices(db).where(inArray(devices.sn, sns)).orderBy(asc(devices.sn)).for('update');
   for (const row of rows) map.set(row.sn, row);
   return map;
-}
-
-/** Locks only the state rows, in SN order: telemetry leaves the inventory row alone. */
-async function lockStates(db: DbOrTx, sns: string[]): Promise<void> {
-  if (sns.length === 0) return;
-  await db
-    .select({ sn: deviceState.sn })
-    .from(deviceState)
-    .where(inArray(deviceState.sn, sns))
-    .orderBy(asc(deviceState.sn))
-    .for('update');
 }
 
 /** Adds the device.status live event of `row` (none for unclaimed devices). */

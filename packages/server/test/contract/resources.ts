@@ -1163,6 +1163,47 @@ const logResource: ContractResource = {
   ],
 };
 
+/** Device statistics (src/stats/): read-only charts of the project and of one bound AP. */
+const statsResource: ContractResource = {
+  name: 'stats',
+  async setup(world) {
+    const sn = contractSn('T');
+    const seen = new Date();
+    await insertDevice(world.server.database, {
+      sn,
+      projectId: world.projectId,
+      model: 'BA-W1200C',
+      type: 'ap',
+      mac: null,
+      status: 1,
+      firstSeenAt: seen,
+      lastSeenAt: seen,
+      boundAt: seen,
+    });
+    return { sn };
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/stats/status',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/stats/status?range=12h`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/stats/devices',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/stats/devices?range=30d`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/stats/devices/:sn',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/stats/devices/${c.fixture.sn}?range=72h`,
+    },
+  ],
+};
+
 export const CONTRACT_RESOURCES: ContractResource[] = [
   projectResource,
   sharingResource,
@@ -1170,6 +1211,7 @@ export const CONTRACT_RESOURCES: ContractResource[] = [
   maintenanceResource,
   configResource,
   projectConfigResource,
+  statsResource,
   logResource,
   alarmResource,
   networkResource,

@@ -60,6 +60,11 @@ export function useLiveDeviceEvents(projectId: number | undefined): boolean {
           schedule();
           return;
         }
+        if (event.type === 'stats.updated') {
+          // New statistics (throttled per project by the server): the stats screens refetch.
+          queryClient.invalidateQueries({ queryKey: ['stats', projectId] });
+          return;
+        }
         pending.add(event.sn);
         schedule();
       };

@@ -1,0 +1,206 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, DbOrTx } from '../db/client.ts';
+import { dropPartitionsBefore, ensureDailyPartitions } from '../db/partitions.ts';
+import { addJobs, type JobRunner } from '../jobs/runner.ts';
+
+/**
+ * Rollups and retention of the device statistics (docs/monitoring-storage.md, docs/decisions/0034).
+ *
+ * A recurring job (the durable runner; one chain, keyed by time slot, like config convergence)
+ * runs every ROLLUP_INTERVAL_MS:
+ * 1. partitions: makes the days ahead of every partitioned stats table and drops whole partitions
+ *    past each table's retention (on its own connections, before the job's transaction touches
+ *    a stats table, so the DDL never waits on the job itself);
+ * 2. rollups, raw → 5 min → 1 h → 1 day, each level recomputing every bucket from its watermark
+ *    to now (the current bucket too, so charts are at most one run behind) with an upsert: running
+ *    it twice, or on two instances one after the other, gives the same rows. The job's transaction
+ *    holds an advisory lock, so two instances never interleave. A level's watermark moves to the
+ *    start of the bucket that holds `now − LATE_MS` (a telemetry batch still committing) and never
+ *    past its source level's watermark: buckets before it are final and are not recomputed.
+ */
+
+export const STATS_ROLLUP_JOB = 'stats-rollup';
+export const ROLLUP_INTERVAL_MS = 60_000;
+/** Time a telemetry batch may take between its `now` and its commit. */
+const LATE_MS = 120_000;
+const DAY_MS = 86_400_000;
+
+/** Days each table keeps (see docs/monitoring-storage.md). */
+export const STATS_RETENTION_DAYS = {
+  raw: 3,
+  '5m': 8,
+  /** Covers the 30-day charts and the longest log retention choice (180 days, SPEC.md §9). */
+  '1h': 190,
+  '1d': 400,
+} as const;
+
+export type StatsLevel = '5m' | '1h' | '1d';
+
+interface LevelSpec {
+  level: StatsLevel;
+  seconds: number;
+  source: 'raw' | StatsLevel;
+  /** Most source time one run handles (catching up after a long stop goes in steps). */
+  maxSpanMs: number;
+}
+
+const LEVELS: LevelSpec[] = [
+  { level: '5m', seconds: 300, source: 'raw', maxSpanMs: 6 * 3_600_000 },
+  { level: '1h', seconds: 3600, source: '5m', maxSpanMs: 3 * DAY_MS },
+  { level: '1d', seconds: 86_400, source: '1h', maxSpanMs: 20 * DAY_MS },
+];
+
+const PARTITIONED: { table: string; keep: number }[] = [
+  { table: 'stats_device', keep: STATS_RETENTION_DAYS.raw },
+  { table: 'stats_dim', keep: STATS_RETENTION_DAYS.raw },
+  { table: 'stats_device_5m', keep: STATS_RETENTION_DAYS['5m'] },
+  { table: 'stats_dim_5m', keep: STATS_RETENTION_DAYS['5m'] },
+  { table: 'stats_project_5m', keep: STATS_RETENTION_DAYS['5m'] },
+  { table: 'stats_device_1h', keep: STATS_RETENTION_DAYS['1h'] },
+  { table: 'stats_dim_1h', keep: STATS_RETENTION_DAYS['1h'] },
+  { table: 'stats_project_1h', keep: STATS_RETENTION_DAYS['1h'] },
+];
+const DAILY_TABLES = ['stats_device_1d', 'stats_dim_1d', 'stats_project_1d'];
+
+const floorTo = (ms: number, seconds: number) => Math.floor(ms / (seconds * 1000)) * seconds * 1000;
+const ceilTo = (ms: number, seconds: number) => Math.ceil(ms / (seconds * 1000)) * seconds * 1000;
+
+const retentionOf = (level: 'raw' | StatsLevel) => STATS_RETENTION_DAYS[level] * DAY_MS;
+
+/** Partitions ahead (today … +2 days, and back to what the rollups may still write) and retention. */
+export async function maintainPartitions(database: Database, now: Date): Promise<{ dropped: string[] }> {
+  const dropped: string[] = [];
+  const ahead = new Date(now.getTime() + 2 * DAY_MS);
+  for (const { table, keep } of PARTITIONED) {
+    const from = new Date(now.getTime() - Math.min(keep, STATS_RETENTION_DAYS['5m']) * DAY_MS);
+    await ensureDailyPartitions(database.pool, table, from, ahead);
+    dropped.push(
+      ...(await dropPartitionsBefore(
+        database.pool,
+        table,
+        new Date(floorTo(now.getTime(), 86_400) - (keep - 1) * DAY_MS),
+      )),
+    );
+  }
+  const cutoff = new Date(floorTo(now.getTime(), 86_400) - STATS_RETENTION_DAYS['1d'] * DAY_MS).toISOString();
+  for (const table of DAILY_TABLES)
+    await database.pool.query(`delete from ${table} where bucket < $1::timestamptz`, [cutoff]);
+  return { dropped };
+}
+
+const bucketOf = (column: string, seconds: number) =>
+  `to_timestamp(floor(extract(epoch from ${column}) / ${seconds}) * ${seconds})`;
+
+function deviceRollupSql(spec: LevelSpec): string {
+  const target = `stats_device_${spec.level}`;
+  const select =
+    spec.source === 'raw'
+      ? `select ${bucketOf('at', spec.seconds)} as b, project_id, sn, count(*), avg(cpu), max(cpu), avg(memory), max(memory),
+           avg(clients), max(clients), sum(rx_bytes), sum(tx_bytes), sum(wan_rx_bytes), sum(wan_tx_bytes)
+         from stats_device where at >= $1::timestamptz and at < $2::timestamptz group by 1, 2, 3`
+      : `select ${bucketOf('bucket', spec.seconds)} as b, project_id, sn, sum(samples),
+           sum(cpu_avg * samples) / sum(samples), max(cpu_max), sum(memory_avg * samples) / sum(samples), max(memory_max),
+           sum(clients_avg * samples) / sum(samples), max(clients_max), sum(rx_bytes), sum(tx_bytes), sum(wan_rx_bytes), sum(wan_tx_bytes)
+         from stats_device_${spec.source} where bucket >= $1::timestamptz and bucket < $2::timestamptz group by 1, 2, 3`;
+  return `insert into ${target} (bucket, project_id, sn, samples, cpu_avg, cpu_max, memory_avg, memory_max,
+      clients_avg, clients_max, rx_bytes, tx_bytes, wan_rx_bytes, wan_tx_bytes) ${select}
+    on conflict (project_id, sn, bucket) do update set samples = excluded.samples, cpu_avg = excluded.cpu_avg,
+      cpu_max = excluded.cpu_max, memory_avg = excluded.memory_avg, memory_max = excluded.memory_max,
+      clients_avg = excluded.clients_avg, clients_max = excluded.clients_max, rx_bytes = excluded.rx_bytes,
+      tx_bytes = excluded.tx_bytes, wan_rx_bytes = excluded.wan_rx_bytes, wan_tx_bytes = excluded.wan_tx_bytes`;
+}
+
+function dimRollupSql(spec: LevelSpec): string {
+  const target = `stats_dim_${spec.level}`;
+  const select =
+    spec.source === 'raw'
+      ? `select ${bucketOf('at', spec.seconds)} as b, project_id, sn, kind, key, count(*), avg(clients), max(clients),
+           sum(rx_bytes), sum(tx_bytes)
+         from stats_dim where at >= $1::timestamptz and at < $2::timestamptz group by 1, 2, 3, 4, 5`
+      : `select ${bucketOf('bucket', spec.seconds)} as b, project_id, sn, kind, key, sum(samples),
+           sum(clients_avg * samples) / sum(samples), max(clients_max), sum(rx_bytes), sum(tx_bytes)
+         from stats_dim_${spec.source} where bucket >= $1::timestamptz and bucket < $2::timestamptz group by 1, 2, 3, 4, 5`;
+  return `insert into ${target} (bucket, project_id, sn, kind, key, samples, clients_avg, clients_max, rx_bytes, tx_bytes)
+    ${select}
+    on conflict (project_id, sn, kind, key, bucket) do update set samples = excluded.samples,
+      clients_avg = excluded.clients_avg, clients_max = excluded.clients_max, rx_bytes = excluded.rx_bytes,
+      tx_bytes = excluded.tx_bytes`;
+}
+
+function projectRollupSql(spec: LevelSpec): string {
+  return `insert into stats_project_${spec.level} (bucket, project_id, devices, cpu_avg, memory_avg, clients,
+      rx_bytes, tx_bytes, wan_rx_bytes, wan_tx_bytes)
+    select bucket, project_id, count(distinct sn), avg(cpu_avg), avg(memory_avg), sum(clients_avg), sum(rx_bytes),
+      sum(tx_bytes), sum(wan_rx_bytes), sum(wan_tx_bytes)
+    from stats_device_${spec.level} where bucket >= $1::timestamptz and bucket < $2::timestamptz group by 1, 2
+    on conflict (project_id, bucket) do update set devices = excluded.devices, cpu_avg = excluded.cpu_avg,
+      memory_avg = excluded.memory_avg, clients = excluded.clients, rx_bytes = excluded.rx_bytes,
+      tx_bytes = excluded.tx_bytes, wan_rx_bytes = excluded.wan_rx_bytes, wan_tx_bytes = excluded.wan_tx_bytes`;
+}
+
+async function exec(db: DbOrTx, text: string, params: unknown[]): Promise<void> {
+  // Placeholders $1, $2 become drizzle parameters.
+  const parts = text.split(/\$(\d)/);
+  const chunks = parts.map((p, i) => (i % 2 === 0 ? sql.raw(p) : sql`${params[Number(p) - 1]}`));
+  await db.execute(sql.join(chunks, sql.raw('')));
+}
+
+/** A level's first run starts at its source's oldest row (or now when there is none). */
+async function firstStart(db: DbOrTx, spec: LevelSpec, now: Date): Promise<number> {
+  const source =
+    spec.source === 'raw'
+      ? sql.raw('select min(at) as t from stats_device')
+      : sql.raw(`select min(bucket) as t from stats_device_${spec.source}`);
+  const result = (await db.execute(source)) as unknown as { rows: { t: string | Date | null }[] };
+  const oldest = result.rows[0]?.t ? new Date(result.rows[0].t).getTime() : now.getTime();
+  return floorTo(Math.max(oldest, now.getTime() - retentionOf(spec.source)), spec.seconds);
+}
+
+/** Runs every level once at `now` (inside the caller's transaction). Answers the new watermarks. */
+export async function rollUp(db: DbOrTx, now: Date): Promise<Record<StatsLevel, Date>> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext('stats-rollup'))`);
+  const rows = (await db.execute<{ level: string; done_until: string | Date }>(
+    sql`select level, done_until from stats_watermarks`,
+  )) as unknown as { rows: { level: string; done_until: string | Date }[] };
+  const marks = new Map(rows.rows.map((r) => [r.level, new Date(r.done_until).getTime()]));
+  let sourceMark = now.getTime() - LATE_MS;
+  const out = {} as Record<StatsLevel, Date>;
+  for (const spec of LEVELS) {
+    const start = marks.get(spec.level) ?? (await firstStart(db, spec, now));
+    const end = Math.min(ceilTo(now.getTime() + 1, spec.seconds), start + spec.maxSpanMs);
+    const params = [new Date(start).toISOString(), new Date(end).toISOString()];
+    await exec(db, deviceRollupSql(spec), params);
+    await exec(db, dimRollupSql(spec), params);
+    await exec(db, projectRollupSql(spec), params);
+    const mark = Math.max(start, floorTo(Math.min(sourceMark, end), spec.seconds));
+    await db.execute(
+      sql`insert into stats_watermarks (level, done_until) values (${spec.level}, ${new Date(mark).toISOString()}::timestamptz)
+          on conflict (level) do update set done_until = excluded.done_until`,
+    );
+    out[spec.level] = new Date(mark);
+    sourceMark = mark;
+  }
+  return out;
+}
+
+const slotKey = (at: Date) => `${STATS_ROLLUP_JOB}:${Math.floor(at.getTime() / ROLLUP_INTERVAL_MS) + 1}`;
+const slotTime = (at: Date) =>
+  new Date((Math.floor(at.getTime() / ROLLUP_INTERVAL_MS) + 1) * ROLLUP_INTERVAL_MS);
+
+export function registerStatsRollup(
+  runner: JobRunner,
+  deps: { database: Database; log: Pick<FastifyBaseLogger, 'info' | 'warn'> },
+): void {
+  runner.register(STATS_ROLLUP_JOB, async ({ tx, now }) => {
+    const { dropped } = await maintainPartitions(deps.database, now);
+    if (dropped.length) deps.log.info({ dropped }, 'stats: partitions past retention dropped');
+    await rollUp(tx, now);
+    await addJobs(tx, [{ kind: STATS_ROLLUP_JOB, key: slotKey(now), runAt: slotTime(now) }]);
+  });
+}
+
+/** Starts the chain (every instance at start; the slot key keeps it one). */
+export async function startStatsRollup(db: DbOrTx, now: Date): Promise<void> {
+  await addJobs(db, [{ kind: STATS_ROLLUP_JOB, key: slotKey(now), runAt: slotTime(now) }]);
+}

@@ -1,0 +1,398 @@
+import {
+  AppError,
+  Codes,
+  type DeviceStatsView,
+  DeviceType,
+  type NamedSeries,
+  type ProjectStatsView,
+  parseOrThrow,
+  STATS_RANGE_LEVEL,
+  STATS_RANGE_MS,
+  STATS_TOP,
+  type StatsPoint,
+  StatsQuery,
+  type StatsRange,
+  type StatusSummaryView,
+  type TopDevice,
+} from '@beacon/protocol';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Caller } from '../auth/principal.ts';
+import type { DbOrTx } from '../db/client.ts';
+import type { Deps } from '../deps.ts';
+import { normaliseSn } from '../devices/service.ts';
+import { loadProjectAccess } from '../projects/access.ts';
+
+/**
+ * Reads of the statistics (docs/decisions/0034). Which table a range reads:
+ * - project charts (Status WAN series, Device data charts): `stats_project_5m` up to 72 h,
+ *   `stats_project_1h` for 7 d and 30 d (one row per bucket, whatever the project's size);
+ * - top lists and per-band / per-SSID series: the hourly device rollup up to 72 h, the daily one
+ *   for 7 d and 30 d (the range then starts at 00:00 UTC of its first day);
+ * - one device's charts: its raw samples bucketed to 5 minutes for 12 h, the 5-minute rollup to
+ *   72 h, the hourly one for 7 d and 30 d.
+ */
+
+type ServiceDeps = Pick<Deps, 'database' | 'now'>;
+
+/** The offline statuses (SPEC.md §4: 0 and 9) as an SQL array. */
+const OFFLINE_SQL = sql.raw('array[0, 9]');
+/** Devices that serve clients over the air: the Status screen's "top APs". */
+const AP_TYPES: string[] = [DeviceType.AP, DeviceType.MESH, DeviceType.WROUTER, DeviceType.V7];
+
+interface Window {
+  range: StatsRange;
+  now: number;
+  from: number;
+  bucketMs: number;
+  /** First bucket's start (the range's start floored to the bucket). */
+  start: number;
+  level: '5m' | '1h';
+  /** Level of top lists and dimension series. */
+  topLevel: '1h' | '1d';
+  topStart: number;
+}
+
+function windowOf(range: StatsRange, now: Date): Window {
+  const { level, bucketMs } = STATS_RANGE_LEVEL[range];
+  const t = now.getTime();
+  const from = t - STATS_RANGE_MS[range];
+  const topLevel = level === '5m' ? '1h' : '1d';
+  const topMs = topLevel === '1h' ? 3_600_000 : 86_400_000;
+  return {
+    range,
+    now: t,
+    from,
+    bucketMs,
+    start: Math.floor(from / bucketMs) * bucketMs,
+    level,
+    topLevel,
+    topStart: Math.floor(from / topMs) * topMs,
+  };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+async function rows<T>(db: DbOrTx, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** Bits per second of `bytes` moved in the bucket at `at` (the current bucket: over its elapsed part). */
+function bps(bytes: number | null, at: number, w: { bucketMs: number; now: number }): number | null {
+  if (bytes === null) return null;
+  const seconds = Math.max(1, Math.min(w.bucketMs, w.now - at) / 1000);
+  return Math.round((bytes * 8) / seconds);
+}
+
+function bucketsOf(start: number, end: number, bucketMs: number): number[] {
+  const out: number[] = [];
+  for (let t = start; t < end; t += bucketMs) out.push(t);
+  return out;
+}
+
+async function access(deps: ServiceDeps, caller: Caller, projectId: number, input: unknown) {
+  const query = parseOrThrow(StatsQuery, input ?? {});
+  await loadProjectAccess(deps.database.db, caller, projectId, { now: deps.now() });
+  return { query, w: windowOf(query.range, deps.now()) };
+}
+
+interface TopRow {
+  sn: string;
+  name: string;
+  model: string;
+  type: string;
+  clients: number;
+  bytes: number;
+  cpu: number;
+  memory: number;
+}
+
+async function topDevices(
+  db: DbOrTx,
+  projectId: number,
+  w: Window,
+  order: 'clients' | 'bytes' | 'cpu' | 'memory',
+  limit: number,
+  types?: string[],
+): Promise<TopRow[]> {
+  const table = sql.raw(`stats_device_${w.topLevel}`);
+  const orderBy = sql.raw(order);
+  const typeFilter = types
+    ? sql`and d.type in (select jsonb_array_elements_text(${JSON.stringify(types)}::jsonb))`
+    : sql``;
+  const list = await rows<Record<string, unknown>>(
+    db,
+    sql`select s.sn, d.name, d.model, d.type,
+          sum(s.clients_avg * s.samples) / sum(s.samples) as clients,
+          sum(s.rx_bytes + s.tx_bytes) as bytes,
+          sum(s.cpu_avg * s.samples) / sum(s.samples) as cpu,
+          sum(s.memory_avg * s.samples) / sum(s.samples) as memory
+        from ${table} s join devices d on d.sn = s.sn and d.project_id = s.project_id
+        where s.project_id = ${projectId} and s.bucket >= ${iso(w.topStart)}::timestamptz
+          and s.bucket < ${iso(w.now)}::timestamptz ${typeFilter}
+        group by s.sn, d.name, d.model, d.type
+        order by ${orderBy} desc, s.sn limit ${limit}`,
+  );
+  return list.map((r) => ({
+    sn: String(r.sn),
+    name: String(r.name),
+    model: String(r.model),
+    type: String(r.type),
+    clients: round(Number(r.clients)),
+    bytes: Number(r.bytes),
+    cpu: round(Number(r.cpu)),
+    memory: round(Number(r.memory)),
+  }));
+}
+
+const round = (v: number, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;
+const topView = (r: TopRow): TopDevice => ({
+  sn: r.sn,
+  name: r.name,
+  model: r.model,
+  type: r.type,
+  clients: r.clients,
+  bytes: r.bytes,
+});
+
+/** GET /projects/:id/stats/status */
+export async function statusSummary(
+  deps: ServiceDeps,
+  caller: Caller,
+  projectId: number,
+  input: unknown,
+): Promise<StatusSummaryView> {
+  const { w } = await access(deps, caller, projectId, input);
+  const { db } = deps.database;
+  const byType = await rows<{ type: string; online: number; offline: number; clients: number }>(
+    db,
+    sql`select d.type,
+          count(*) filter (where not (s.status = any(${OFFLINE_SQL})))::int as online,
+          count(*) filter (where s.status = any(${OFFLINE_SQL}))::int as offline,
+          coalesce(sum(s.client_count) filter (where not (s.status = any(${OFFLINE_SQL}))), 0)::int as clients
+        from devices d join device_state s on s.sn = d.sn
+        where d.project_id = ${projectId} group by d.type order by d.type`,
+  );
+  const table = sql.raw(`stats_project_${w.level}`);
+  const wanRows = await rows<{ bucket: string | Date; rx: unknown; tx: unknown }>(
+    db,
+    sql`select bucket, wan_rx_bytes as rx, wan_tx_bytes as tx from ${table}
+        where project_id = ${projectId} and bucket >= ${iso(w.start)}::timestamptz and bucket < ${iso(w.now)}::timestamptz`,
+  );
+  const wanBy = new Map(wanRows.map((r) => [new Date(r.bucket).getTime(), r]));
+  const wan = bucketsOf(w.start, w.now, w.bucketMs).map((at) => {
+    const r = wanBy.get(at);
+    return {
+      at: iso(at),
+      rxBps: bps(num(r?.rx) ?? 0, at, w) ?? 0,
+      txBps: bps(num(r?.tx) ?? 0, at, w) ?? 0,
+    };
+  });
+  const [topByClients, topByThroughput] = await Promise.all([
+    topDevices(db, projectId, w, 'clients', 5, AP_TYPES),
+    topDevices(db, projectId, w, 'bytes', 5, AP_TYPES),
+  ]);
+  return {
+    range: w.range,
+    from: iso(w.from),
+    to: iso(w.now),
+    bucketSeconds: w.bucketMs / 1000,
+    devices: {
+      online: byType.reduce((a, r) => a + r.online, 0),
+      offline: byType.reduce((a, r) => a + r.offline, 0),
+      byType: byType.map((r) => ({ type: r.type, online: r.online, offline: r.offline })),
+    },
+    clientsNow: byType.reduce((a, r) => a + r.clients, 0),
+    wan,
+    topByClients: topByClients.map(topView),
+    topByThroughput: topByThroughput.map(topView),
+  };
+}
+
+/** Series per key of a dimension (radio bands, SSIDs, ports) from rows of (bucket, key, clients, rx, tx). */
+function seriesOf(
+  list: { bucket: string | Date; key: string; clients: unknown; rx: unknown; tx: unknown }[],
+  buckets: number[],
+  w: { bucketMs: number; now: number },
+): NamedSeries[] {
+  const byKey = new Map<string, Map<number, (typeof list)[number]>>();
+  for (const r of list) {
+    const m = byKey.get(r.key) ?? new Map<number, (typeof list)[number]>();
+    byKey.set(r.key, m);
+    m.set(new Date(r.bucket).getTime(), r);
+  }
+  return [...byKey.entries()]
+    .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
+    .map(([key, m]) => ({
+      key,
+      points: buckets.map((at) => {
+        const r = m.get(at);
+        const clients = num(r?.clients);
+        return {
+          at: iso(at),
+          clients: clients === null ? null : round(clients),
+          rxBps: r ? bps(num(r.rx), at, w) : null,
+          txBps: r ? bps(num(r.tx), at, w) : null,
+        };
+      }),
+    }));
+}
+
+/** GET /projects/:id/stats/devices */
+export async function projectStats(
+  deps: ServiceDeps,
+  caller: Caller,
+  projectId: number,
+  input: unknown,
+): Promise<ProjectStatsView> {
+  const { w } = await access(deps, caller, projectId, input);
+  const { db } = deps.database;
+  const table = sql.raw(`stats_project_${w.level}`);
+  const list = await rows<Record<string, unknown>>(
+    db,
+    sql`select bucket, cpu_avg, memory_avg, clients, rx_bytes, tx_bytes from ${table}
+        where project_id = ${projectId} and bucket >= ${iso(w.start)}::timestamptz and bucket < ${iso(w.now)}::timestamptz`,
+  );
+  const by = new Map(list.map((r) => [new Date(r.bucket as string).getTime(), r]));
+  const points: StatsPoint[] = bucketsOf(w.start, w.now, w.bucketMs).map((at) => {
+    const r = by.get(at);
+    return {
+      at: iso(at),
+      cpu: r ? round(Number(r.cpu_avg)) : null,
+      memory: r ? round(Number(r.memory_avg)) : null,
+      clients: r ? round(Number(r.clients)) : null,
+      rxBps: r ? bps(num(r.rx_bytes), at, w) : null,
+      txBps: r ? bps(num(r.tx_bytes), at, w) : null,
+    };
+  });
+  const [cpu, memory, clients, traffic] = await Promise.all([
+    topDevices(db, projectId, w, 'cpu', STATS_TOP),
+    topDevices(db, projectId, w, 'memory', STATS_TOP),
+    topDevices(db, projectId, w, 'clients', STATS_TOP),
+    topDevices(db, projectId, w, 'bytes', STATS_TOP),
+  ]);
+  const dimTable = sql.raw(`stats_dim_${w.topLevel}`);
+  const topMs = w.topLevel === '1h' ? 3_600_000 : 86_400_000;
+  const dims = await rows<{
+    kind: string;
+    bucket: string;
+    key: string;
+    clients: unknown;
+    rx: unknown;
+    tx: unknown;
+  }>(
+    db,
+    sql`select kind, bucket, key, sum(clients_avg) as clients, sum(rx_bytes) as rx, sum(tx_bytes) as tx
+        from ${dimTable} where project_id = ${projectId} and kind in ('radio', 'ssid')
+          and bucket >= ${iso(w.topStart)}::timestamptz and bucket < ${iso(w.now)}::timestamptz
+        group by kind, bucket, key`,
+  );
+  const dimBuckets = bucketsOf(w.topStart, w.now, topMs);
+  const dw = { bucketMs: topMs, now: w.now };
+  return {
+    range: w.range,
+    from: iso(w.from),
+    to: iso(w.now),
+    bucketSeconds: w.bucketMs / 1000,
+    points,
+    top: {
+      cpu: cpu.map((r) => ({ ...topView(r), value: r.cpu })),
+      memory: memory.map((r) => ({ ...topView(r), value: r.memory })),
+      clients: clients.map(topView),
+      traffic: traffic.map(topView),
+    },
+    seriesBucketSeconds: topMs / 1000,
+    bands: seriesOf(
+      dims.filter((d) => d.kind === 'radio'),
+      dimBuckets,
+      dw,
+    ),
+    ssids: seriesOf(
+      dims.filter((d) => d.kind === 'ssid'),
+      dimBuckets,
+      dw,
+    ),
+  };
+}
+
+/** GET /projects/:id/stats/devices/:sn */
+export async function deviceStats(
+  deps: ServiceDeps,
+  caller: Caller,
+  projectId: number,
+  rawSn: string,
+  input: unknown,
+): Promise<DeviceStatsView> {
+  const { w } = await access(deps, caller, projectId, input);
+  const { db } = deps.database;
+  const sn = normaliseSn(rawSn);
+  const [device] = await rows<{ sn: string }>(
+    db,
+    sql`select sn from devices where sn = ${sn} and project_id = ${projectId}`,
+  );
+  if (!device) throw new AppError(Codes.DEVICE_DELETED, 'The device is not in this project');
+  const raw = w.range === '12h';
+  const b = w.bucketMs / 1000;
+  const bucketExpr = sql.raw(raw ? `to_timestamp(floor(extract(epoch from at) / ${b}) * ${b})` : 'bucket');
+  const timeCol = sql.raw(raw ? 'at' : 'bucket');
+  const deviceTable = sql.raw(raw ? 'stats_device' : `stats_device_${w.level}`);
+  const dimTable = sql.raw(raw ? 'stats_dim' : `stats_dim_${w.level}`);
+  const range = sql`${timeCol} >= ${iso(w.start)}::timestamptz and ${timeCol} < ${iso(w.now)}::timestamptz`;
+  const list = await rows<Record<string, unknown>>(
+    db,
+    raw
+      ? sql`select ${bucketExpr} as bucket, avg(cpu) as cpu, avg(memory) as memory, avg(clients) as clients,
+              sum(rx_bytes) as rx, sum(tx_bytes) as tx
+            from ${deviceTable} where sn = ${sn} and project_id = ${projectId} and ${range} group by 1`
+      : sql`select bucket, sum(cpu_avg * samples) / sum(samples) as cpu, sum(memory_avg * samples) / sum(samples) as memory,
+              sum(clients_avg * samples) / sum(samples) as clients, sum(rx_bytes) as rx, sum(tx_bytes) as tx
+            from ${deviceTable} where sn = ${sn} and project_id = ${projectId} and ${range} group by 1`,
+  );
+  const by = new Map(list.map((r) => [new Date(r.bucket as string).getTime(), r]));
+  const buckets = bucketsOf(w.start, w.now, w.bucketMs);
+  const points: StatsPoint[] = buckets.map((at) => {
+    const r = by.get(at);
+    return {
+      at: iso(at),
+      cpu: r ? round(Number(r.cpu)) : null,
+      memory: r ? round(Number(r.memory)) : null,
+      clients: r ? round(Number(r.clients)) : null,
+      rxBps: r ? bps(num(r.rx), at, w) : null,
+      txBps: r ? bps(num(r.tx), at, w) : null,
+    };
+  });
+  const dims = await rows<{
+    kind: string;
+    bucket: string;
+    key: string;
+    clients: unknown;
+    rx: unknown;
+    tx: unknown;
+  }>(
+    db,
+    raw
+      ? sql`select kind, ${bucketExpr} as bucket, key, avg(clients) as clients, sum(rx_bytes) as rx, sum(tx_bytes) as tx
+            from ${dimTable} where sn = ${sn} and project_id = ${projectId} and ${range} group by 1, 2, 3`
+      : sql`select kind, bucket, key, sum(clients_avg * samples) / sum(samples) as clients, sum(rx_bytes) as rx,
+              sum(tx_bytes) as tx
+            from ${dimTable} where sn = ${sn} and project_id = ${projectId} and ${range} group by 1, 2, 3`,
+  );
+  const of = (kind: string) =>
+    seriesOf(
+      dims.filter((d) => d.kind === kind),
+      buckets,
+      w,
+    );
+  return {
+    sn,
+    range: w.range,
+    from: iso(w.from),
+    to: iso(w.now),
+    bucketSeconds: b,
+    points,
+    ports: of('port'),
+    radios: of('radio'),
+    ssids: of('ssid'),
+  };
+}

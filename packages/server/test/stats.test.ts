@@ -1,0 +1,440 @@
+import { type SimulatedDevice, startDevice } from '@beacon/agent';
+import {
+  type DeviceStatsView,
+  type ProjectStatsView,
+  STATS_RANGE_MS,
+  STATS_RANGES,
+  type StatsRange,
+  type StatusSummaryView,
+  type Telemetry,
+  type TelemetryClient,
+  upTopic,
+} from '@beacon/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listPartitions } from '../src/db/partitions.ts';
+import { devices } from '../src/db/schema.ts';
+import { maintainPartitions, rollUp } from '../src/stats/rollup.ts';
+import { deviceRow, EventCollector, insertProject, simulate, testSn, waitFor } from './devices.helpers.ts';
+import { createAccount, signInAgain, type TestAccount } from './helpers/accounts.ts';
+import { startTestServer, type TestServer } from './helpers/harness.ts';
+
+/**
+ * Device statistics (docs/monitoring-storage.md): telemetry of simulated devices lands in the
+ * partitioned tables, the rollup job folds it into 5-minute, hourly and daily rows, and the API
+ * answers, for every range, what the raw rows say (computed here from the rows themselves).
+ * The server clock (deps.now) is moved: samples 20 hours before the end and 2 hours before it, so
+ * the 12-hour range sees only the recent ones; then 10 days on, retention drops whole partitions.
+ */
+
+let server: TestServer;
+let owner: TestAccount;
+let projectId: number;
+const running: SimulatedDevice[] = [];
+const query = async <T>(text: string, params: unknown[] = []): Promise<T[]> =>
+  (await server.database.pool.query(text, params)).rows as T[];
+
+beforeAll(async () => {
+  // Jobs run only when the test ticks them.
+  server = await startTestServer({ JOB_POLL_MS: '0' });
+  owner = await createAccount(server);
+  projectId = await insertProject(server, owner.id);
+});
+
+afterAll(async () => {
+  await Promise.all(running.map((d) => d.stop().catch(() => {})));
+  await server?.close();
+});
+
+async function get<T>(path: string): Promise<T> {
+  let res = await owner.client.get<T>(path);
+  if (res.body.code === 10) {
+    // The clock moved past the session's lifetime: a new sign-in, as a user would.
+    await signInAgain(server, owner);
+    res = await owner.client.get<T>(path);
+  }
+  expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+  return res.body.data;
+}
+
+/** Runs the rollups until every level has caught up with the clock (each run handles a bounded span). */
+async function rollUpAll(): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    const marks = await server.database.db.transaction((tx) => rollUp(tx, server.clock.now()));
+    if (
+      marks['5m'].getTime() >= server.clock.now().getTime() - 600_000 &&
+      marks['1d'].getTime() >= marks['1h'].getTime() - 86_400_000
+    )
+      return;
+  }
+  throw new Error('rollups did not catch up');
+}
+
+describe('telemetry of simulated devices', () => {
+  it('lands in the raw tables: device rows with byte deltas, per port, radio and SSID rows', async () => {
+    const gw = testSn('S');
+    const ap = testSn('A');
+    for (const [sn, model] of [
+      [gw, 'BS-S1008P'],
+      [ap, 'BA-W1200C'],
+    ]) {
+      await server.database.db
+        .insert(devices)
+        .values({ sn, model, type: 'router', projectId })
+        .onConflictDoNothing();
+      running.push(await simulate(server, sn, { model }));
+    }
+    // The switch's port counters move between telemetries: a positive delta is stored.
+    await waitFor(
+      async () =>
+        (
+          await query<{ n: number }>(
+            `select count(*)::int as n from stats_device where sn = $1 and rx_bytes > 0 and wan_rx_bytes is null`,
+            [gw],
+          )
+        )[0].n > 0,
+      'a switch sample with port bytes',
+      20_000,
+    );
+    await waitFor(
+      async () =>
+        (
+          await query<{ n: number }>(
+            `select count(*)::int as n from stats_dim where sn = $1 and kind = 'radio'`,
+            [ap],
+          )
+        )[0].n >= 2,
+      'radio samples of the AP',
+      20_000,
+    );
+    const ports = await query<{ key: string }>(
+      `select distinct key from stats_dim where sn = $1 and kind = 'port'`,
+      [gw],
+    );
+    expect(ports.length).toBeGreaterThan(1);
+    const [row] = await query<{ project_id: number; seconds: number }>(
+      `select project_id, seconds from stats_device where sn = $1 order by at desc limit 1`,
+      [gw],
+    );
+    expect(Number(row.project_id)).toBe(projectId);
+    expect(row.seconds).toBeGreaterThan(0);
+    await Promise.all(running.splice(0).map((d) => d.stop()));
+  });
+
+  it('sends one stats.updated per project at most every 10 s, after the batch commits', async () => {
+    const sn = testSn('E');
+    await server.database.db
+      .insert(devices)
+      .values({ sn, model: 'BA-W1200C', type: 'ap', projectId })
+      .onConflictDoNothing();
+    const collector = await EventCollector.start(server);
+    try {
+      const device = await simulate(server, sn);
+      running.push(device);
+      await waitFor(
+        () => collector.events.some((e) => e.type === 'stats.updated' && e.projectId === projectId),
+        'stats.updated',
+        20_000,
+      );
+      await new Promise((r) => setTimeout(r, 3000));
+      const seen = collector.events.filter((e) => e.type === 'stats.updated' && e.projectId === projectId);
+      // Telemetry every 500 ms (written at most once a second) for 3 s: still one event.
+      expect(seen.length).toBe(1);
+      await device.stop();
+      running.splice(running.indexOf(device), 1);
+    } finally {
+      await collector.stop();
+    }
+  });
+});
+
+// --- Aggregates for every range, checked against the raw rows -------------------------------------
+
+const SSIDS = ['Staff', 'Guest'];
+
+function clientsOf(n: number, i: number): TelemetryClient[] {
+  return Array.from({ length: n }, (_, k) => ({
+    mac: `02:00:00:00:${String(i % 100).padStart(2, '0')}:${String(k).padStart(2, '0')}`,
+    name: `c${k}`,
+    ip: `10.0.0.${k + 2}`,
+    kind: 'phone',
+    wired: false,
+    ssid: SSIDS[k % 2],
+    band: k % 2 ? '5G' : '2.4G',
+    rssi: -50,
+    txRate: 1000,
+    rxRate: 2000,
+    txBytes: 0,
+    rxBytes: 0,
+    onlineSeconds: 10,
+    vlan: null,
+  }));
+}
+
+/** The i-th controlled telemetry of the AP (radios move bytes) or the gateway (its WAN does). */
+function telemetryOf(kind: 'ap' | 'gw', i: number): Telemetry {
+  const n = (i % 3) + 1 + (kind === 'gw' ? 2 : 0);
+  const clients = clientsOf(n, i);
+  const base: Telemetry = {
+    ts: Date.now(),
+    uptime: 100_000 + i * 30,
+    cpu: kind === 'ap' ? 10 + i : 50 + (i % 4),
+    memory: kind === 'ap' ? 40 + i : 30,
+    clientCount: n,
+    clients,
+    led: true,
+    locating: false,
+  };
+  if (kind === 'ap') {
+    base.radios = ['2.4G', '5G'].map((band, b) => ({
+      band: band as '2.4G',
+      channel: b ? 36 : 1,
+      power: 20,
+      utilisation: 10,
+      noise: -90,
+      clients: clients.filter((c) => c.band === band).length,
+      rxBytes: (i + 1) * 1_000_000 * (b + 1),
+      txBytes: (i + 1) * 3_000_000 * (b + 1),
+    }));
+  } else {
+    base.wan = {
+      online: true,
+      ip: '203.0.113.9',
+      rxRate: 1000,
+      txRate: 100,
+      rxBytes: (i + 1) * 7_000_000 + i * i * 10_000,
+      txBytes: (i + 1) * 2_000_000,
+    };
+  }
+  return base;
+}
+
+interface Raw {
+  sn: string;
+  at: Date;
+  cpu: number;
+  memory: number;
+  clients: number;
+  rx: number;
+  tx: number;
+  wanRx: number | null;
+  wanTx: number | null;
+}
+
+describe('aggregates per range', () => {
+  // A project of its own: the samples above (at real time) stay out of its sums.
+  let projectId: number;
+  let ap: string;
+  let gw: string;
+  let end = 0;
+  let start = 0;
+  let raw: Raw[] = [];
+
+  /** Moves the server clock to `at` (ms) and sends both devices' i-th telemetry, written before it returns. */
+  async function sendAt(at: number, i: number, sims: Record<string, SimulatedDevice>): Promise<void> {
+    server.clock.offsetMs = at - Date.now();
+    for (const [sn, kind] of [
+      [ap, 'ap'],
+      [gw, 'gw'],
+    ] as const) {
+      await sims[sn].publishRaw(upTopic(sn, 'telemetry'), JSON.stringify(telemetryOf(kind, i)));
+    }
+    // Accepted at PUBACK; drain writes what is pending now (not at the end of the 1 s window).
+    await waitFor(async () => {
+      await server.gateway.ingest.drain();
+      const [{ n }] = await query<{ n: number }>(
+        `select count(*)::int as n from stats_device where sn = any($1) and at >= $2`,
+        [[ap, gw], new Date(at - 5_000)],
+      );
+      return n >= 2;
+    }, `sample ${i}`);
+  }
+
+  beforeAll(async () => {
+    projectId = await insertProject(server, owner.id);
+    ap = testSn('P');
+    gw = testSn('W');
+    const sims: Record<string, SimulatedDevice> = {};
+    for (const [sn, model, type] of [
+      [ap, 'BA-W1200C', 'ap'],
+      [gw, 'BG-R1200', 'router'],
+    ]) {
+      await server.database.db.insert(devices).values({ sn, model, type, projectId }).onConflictDoNothing();
+      const device = await startDevice({
+        url: server.gateway.brokerUrl,
+        sn,
+        model,
+        factoryKey: server.config.factoryKey,
+        timeScale: 0.01,
+        telemetryMs: 3_600_000,
+        backoffMinMs: 100,
+        backoffMaxMs: 400,
+        keepalive: 5,
+        clientEvents: false,
+      });
+      running.push(device);
+      sims[sn] = device;
+      await waitFor(async () => (await deviceRow(server, sn))?.telemetryAt, `${sn} first telemetry`);
+    }
+    start = Date.now() + 3_600_000;
+    end = start + 20 * 3_600_000;
+    // Old samples (20 h before the end), then recent ones (2 h before it), 30 s apart.
+    let i = 0;
+    for (let k = 0; k < 3; k++) await sendAt(start + k * 30_000, i++, sims);
+    for (let k = 0; k < 6; k++) await sendAt(start + 18 * 3_600_000 + k * 30_000, i++, sims);
+    server.clock.offsetMs = end - Date.now();
+    raw = (
+      await query<Record<string, unknown>>(
+        `select sn, at, cpu, memory, clients, rx_bytes, tx_bytes, wan_rx_bytes, wan_tx_bytes from stats_device
+          where sn = any($1) order by at`,
+        [[ap, gw]],
+      )
+    ).map((r) => ({
+      sn: String(r.sn),
+      at: new Date(r.at as string),
+      cpu: Number(r.cpu),
+      memory: Number(r.memory),
+      clients: Number(r.clients),
+      rx: Number(r.rx_bytes),
+      tx: Number(r.tx_bytes),
+      wanRx: r.wan_rx_bytes === null ? null : Number(r.wan_rx_bytes),
+      wanTx: r.wan_tx_bytes === null ? null : Number(r.wan_tx_bytes),
+    }));
+    // Jobs first (the rollup chain runs once through the runner), then every level caught up.
+    await server.jobs.tick();
+    await rollUpAll();
+  }, 120_000);
+
+  it('stores byte deltas: what the counters moved between two telemetries 30 s apart, nothing across a gap', () => {
+    // The rows of the controlled telemetries (the devices' first one, at connection, is before them).
+    const mine = raw.filter((r) => r.at.getTime() >= start - 5_000);
+    const apRows = mine.filter((r) => r.sn === ap);
+    expect(apRows).toHaveLength(9);
+    // Samples 0 and 3 follow a gap (first of a group): no delta. The others: radios moved
+    // 1 MB + 2 MB received and 3 MB + 6 MB sent per step.
+    expect(apRows.map((r) => r.rx)).toEqual([0, 3e6, 3e6, 0, 3e6, 3e6, 3e6, 3e6, 3e6]);
+    expect(apRows.map((r) => r.tx)).toEqual([0, 9e6, 9e6, 0, 9e6, 9e6, 9e6, 9e6, 9e6]);
+    const gwRows = mine.filter((r) => r.sn === gw);
+    expect(gwRows.map((r) => r.wanTx)).toEqual([0, 2e6, 2e6, 0, 2e6, 2e6, 2e6, 2e6, 2e6]);
+    expect(gwRows.every((r) => r.rx === r.wanRx)).toBe(true);
+  });
+
+  const inRange = (range: StatsRange) => raw.filter((r) => r.at.getTime() >= end - STATS_RANGE_MS[range]);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const mean = (xs: number[]) => sum(xs) / xs.length;
+
+  it.each(STATS_RANGES)(
+    'answers the raw rows of %s: status, project charts, top lists, one device',
+    async (range) => {
+      const rows = inRange(range);
+      const ofAp = rows.filter((r) => r.sn === ap);
+      const ofGw = rows.filter((r) => r.sn === gw);
+      // 12 h: the recent six; longer: the old three and the connection's telemetry too.
+      expect(ofAp.length).toBe(range === '12h' ? 6 : raw.filter((r) => r.sn === ap).length);
+      expect(raw.filter((r) => r.sn === ap).length).toBeGreaterThanOrEqual(10);
+
+      const status = await get<StatusSummaryView>(`/projects/${projectId}/stats/status?range=${range}`);
+      expect(status.range).toBe(range);
+      const wanBytes = sum(status.wan.map((p) => (p.rxBps * status.bucketSeconds) / 8));
+      expect(Math.abs(wanBytes - sum(ofGw.map((r) => r.wanRx ?? 0)))).toBeLessThan(status.bucketSeconds);
+      expect(status.topByClients.map((t) => t.sn)).toEqual([ap]); // the gateway is no AP
+      expect(status.topByClients[0].clients).toBeCloseTo(mean(ofAp.map((r) => r.clients)), 1);
+      expect(status.topByThroughput[0].bytes).toBe(sum(ofAp.map((r) => r.rx + r.tx)));
+      expect(status.devices.byType).toEqual(
+        expect.arrayContaining([expect.objectContaining({ type: 'ap', online: expect.any(Number) })]),
+      );
+
+      const project = await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=${range}`);
+      const traffic = new Map(project.top.traffic.map((t) => [t.sn, t.bytes]));
+      expect(traffic.get(ap)).toBe(sum(ofAp.map((r) => r.rx + r.tx)));
+      expect(traffic.get(gw)).toBe(sum(ofGw.map((r) => r.rx + r.tx)));
+      const cpu = new Map(project.top.cpu.map((t) => [t.sn, t.value]));
+      expect(cpu.get(ap)).toBeCloseTo(mean(ofAp.map((r) => r.cpu)), 1);
+      expect(cpu.get(gw)).toBeCloseTo(mean(ofGw.map((r) => r.cpu)), 1);
+      const memory = new Map(project.top.memory.map((t) => [t.sn, t.value]));
+      expect(memory.get(ap)).toBeCloseTo(mean(ofAp.map((r) => r.memory)), 1);
+      // The chart: bytes over its buckets add up to the raw rows of the project's devices in range.
+      const chartRx = sum(project.points.map((p) => ((p.rxBps ?? 0) * project.bucketSeconds) / 8));
+      const mine = sum(rows.map((r) => r.rx));
+      expect(Math.abs(chartRx - mine)).toBeLessThan(project.bucketSeconds * 2);
+      expect(project.bands.map((b) => b.key)).toEqual(['2.4G', '5G']);
+      expect(project.ssids.map((b) => b.key).sort()).toEqual(['Guest', 'Staff']);
+
+      const one = await get<DeviceStatsView>(`/projects/${projectId}/stats/devices/${ap}?range=${range}`);
+      const deviceTx = sum(one.points.map((p) => ((p.txBps ?? 0) * one.bucketSeconds) / 8));
+      expect(Math.abs(deviceTx - sum(ofAp.map((r) => r.tx)))).toBeLessThan(one.bucketSeconds);
+      const cpuPoints = one.points.filter((p) => p.cpu !== null);
+      expect(cpuPoints.length).toBeGreaterThan(0);
+      expect(one.radios.map((r) => r.key)).toEqual(['2.4G', '5G']);
+      const radio5 = one.radios.find((r) => r.key === '5G')!;
+      const radioRx = sum(radio5.points.map((p) => ((p.rxBps ?? 0) * one.bucketSeconds) / 8));
+      // The 5G radio moved 2 MB received per counted step.
+      expect(Math.abs(radioRx - 2e6 * ofAp.filter((r) => r.rx > 0).length)).toBeLessThan(one.bucketSeconds);
+    },
+  );
+
+  it('measures the bytes a sample takes (docs/monitoring-storage.md)', async () => {
+    const size = async (table: string) =>
+      (
+        await query<{ avg: number; n: number }>(
+          `select avg(pg_column_size(t.*))::float as avg, count(*)::int as n from ${table} t where sn = any($1)`,
+          [[ap, gw]],
+        )
+      )[0];
+    const sizes = {
+      device: await size('stats_device'),
+      dim: await size('stats_dim'),
+      device5m: await size('stats_device_5m'),
+      dim5m: await size('stats_dim_5m'),
+    };
+    console.info(
+      'stats row sizes (bytes, tuple data without the 24-byte header and index entries):',
+      JSON.stringify(sizes),
+    );
+    // A raw device row stays small: no JSON, fixed-width columns and the serial number.
+    expect(sizes.device.avg).toBeLessThan(120);
+    expect(sizes.dim.avg).toBeLessThan(100);
+  });
+
+  it('recomputing the rollups (twice, two instances at once) changes nothing', async () => {
+    const before = await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=7d`);
+    await Promise.all([
+      server.database.db.transaction((tx) => rollUp(tx, server.clock.now())),
+      server.database.db.transaction((tx) => rollUp(tx, server.clock.now())),
+    ]);
+    const after = await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=7d`);
+    expect(after.top).toEqual(before.top);
+    expect(after.points.filter((p) => p.cpu !== null)).toEqual(before.points.filter((p) => p.cpu !== null));
+  });
+
+  it('drops whole partitions past retention and still answers 30 days from the rollups', async () => {
+    const before = await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=30d`);
+    server.clock.offsetMs = end + 10 * 86_400_000 - Date.now();
+    const { dropped } = await maintainPartitions(server.database, server.clock.now());
+    expect(dropped.some((n) => n.startsWith('stats_device_p'))).toBe(true);
+    const oldest = (await listPartitions(server.database.pool, 'stats_device'))[0];
+    // Raw samples are kept 3 days: nothing older than that is left, and its rows went with it.
+    expect(oldest.from.getTime()).toBeGreaterThanOrEqual(server.clock.now().getTime() - 4 * 86_400_000);
+    const [{ n }] = await query<{ n: number }>(
+      `select count(*)::int as n from stats_device where sn = any($1)`,
+      [[ap, gw]],
+    );
+    expect(n).toBe(0);
+    expect(
+      (await listPartitions(server.database.pool, 'stats_device_5m'))[0].from.getTime(),
+    ).toBeGreaterThanOrEqual(server.clock.now().getTime() - 9 * 86_400_000);
+    await rollUpAll();
+    const after = await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=30d`);
+    expect(after.top.traffic).toEqual(before.top.traffic);
+    const twelve = await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=12h`);
+    expect(twelve.points.every((p) => p.cpu === null)).toBe(true);
+    expect(twelve.top.traffic).toEqual([]);
+  });
+
+  it('answers 410 for a device of another project and 16 for an unknown range', async () => {
+    await get(`/projects/${projectId}/stats/status`);
+    const res = await owner.client.get(`/projects/${projectId}/stats/devices/NOTMINE000000001?range=24h`);
+    expect(res.body.code).toBe(410);
+    const bad = await owner.client.get(`/projects/${projectId}/stats/status?range=2h`);
+    expect(bad.status).toBe(400);
+  });
+});
