@@ -181,6 +181,9 @@ export const ERROR_CATALOGUE = {
   5091: e('There is no pending offer of this project for your account', 404),
   // Configuration revisions (src/config/ of the server).
   5120: e('The configuration was changed by someone else; reload it and apply your change again', 409),
+  // Online clients (src/clients/ of the server, docs/decisions/0035).
+  5220: e('The client blacklist is full (at most 100 entries)', 409),
+  5221: e('The client is not online on this device', 404),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -294,6 +297,8 @@ export const Codes = {
   NO_OFFER: 5091,
   DUPLICATE_SSID: 5009,
   CONFIG_STALE: 5120,
+  CLIENT_BLACKLIST_FULL: 5220,
+  CLIENT_NOT_ONLINE: 5221,
 } as const satisfies Record<string, ErrorCode>;
 
 /** Client-side failures that have no server code (SPEC.md §7). */

@@ -313,5 +313,12 @@ export const LiveEvent = z.discriminatedUnion('type', [
     name: z.string(),
     final: FinalOutcomeView,
   }),
+  z.object({
+    type: z.literal('clients.changed'),
+    projectId: z.number().int(),
+    /** Devices whose client list changed (telemetry, force offline); empty for a blacklist change. */
+    sns: z.array(z.string()),
+    at: z.string(),
+  }),
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;

@@ -5,6 +5,7 @@ import { Protocol, WanConnectionType } from '../enums/network.ts';
 import { Cipher, EncryptionMode, FrequencyBand, requiresPassphrase } from '../enums/wireless.ts';
 import { Codes, type ErrorCode } from '../errors.ts';
 import { validateWifiPassword } from '../validators/device.ts';
+import { macSchema } from './messages.ts';
 import { validateLease, validatePoolName } from '../validators/dhcp.ts';
 import {
   type Segment,
@@ -163,6 +164,8 @@ export const deviceConfigSchema = z.looseObject({
   ports: z.array(portConfigSchema).optional(),
   wifi: z.array(wifiConfigSchema).optional(),
   radios: z.array(radioConfigSchema).optional(),
+  /** Client MACs the device refuses and drops (the project's client blacklist, decision 0035). */
+  clientBlacklist: z.array(macSchema).max(100).optional(),
 });
 export type DeviceConfig = z.output<typeof deviceConfigSchema>;
 export type DeviceConfigInput = z.input<typeof deviceConfigSchema>;
