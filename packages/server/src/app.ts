@@ -15,6 +15,7 @@ import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'f
 import { accountRoutes } from './accounts/routes.ts';
 import { HEALTH_PATH, registerPrincipal, signedInHook } from './auth/principal.ts';
 import { authRoutes } from './auth/routes.ts';
+import { clientRoutes } from './clients/routes.ts';
 import { configRoutes } from './config/routes.ts';
 import type { Deps } from './deps.ts';
 import { devRoutes } from './dev/routes.ts';
@@ -135,6 +136,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         await sharingRoutes(signed as App, deps);
         await maintenanceRoutes(signed as App, deps);
         await configRoutes(signed as App, deps);
+        await clientRoutes(signed as App, deps);
       });
     },
     { prefix: '/api/v1' },

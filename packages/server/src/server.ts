@@ -1,6 +1,7 @@
 import path from 'node:path';
 import pino from 'pino';
 import { buildApp } from './app.ts';
+import { registerClientsUpkeep, startClientsUpkeep } from './clients/upkeep.ts';
 import { registerConfigConvergence, startConfigConvergence } from './config/convergence.ts';
 import { type Config, PUBLIC_FACTORY_KEY_WARNING } from './config.ts';
 import { connect, type Database, runMigrations } from './db/client.ts';
@@ -69,6 +70,8 @@ export async function startServer(
   registerAwayWatchdog(jobs, { deadlineMs: config.awayDeadlineMs, log: logger });
   registerConfigConvergence(jobs, { gateway, retryBaseMs: config.configRetryBaseMs, log: logger });
   await startConfigConvergence(database.db, now());
+  registerClientsUpkeep(jobs, database);
+  await startClientsUpkeep(database, now());
   let address = '';
   if (options.listen !== false) {
     address = await app.listen({ port: config.port, host: config.host });

@@ -24,6 +24,7 @@ import { asc, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Database, DbOrTx } from '../db/client.ts';
+import { dropClientsOf, ensureClientPartitions, syncOnlineClients } from '../clients/ingest.ts';
 import { deviceEvents, deviceState, devices } from '../db/schema.ts';
 import { type DeviceRow, selectDevices } from '../devices/row.ts';
 import { type BusEvent, publishEvents } from '../events/bus.ts';
@@ -699,6 +700,12 @@ export class Ingest {
         inventory.map((row) => ({ ...row, updatedAt: this.now() })),
       );
       await scheduleAwayChecks(tx, away, new Date(this.now().getTime() + this.awayDeadlineMs));
+      // A device that went offline takes its clients with it (clients/ingest.ts).
+      const offline = writes.filter((r) => isOfflineStatus(r.status)).map((r) => r.sn);
+      if (offline.length) {
+        await ensureClientPartitions(this.database, this.now());
+        events.push(...(await dropClientsOf(tx, offline, this.now())));
+      }
       await publishEvents(tx, events);
       await settleFinalOutcomes(tx, changes, this.now());
       return results;
@@ -739,6 +746,7 @@ export class Ingest {
         lastSeenAt: now,
       };
     });
+    await ensureClientPartitions(this.database, this.now());
     await this.database.db.transaction(async (tx) => {
       await lockStates(
         tx,
@@ -747,6 +755,8 @@ export class Ingest {
       await updateRows(tx, deviceState, 'sn', TELEMETRY_COLUMNS, rows as Partial<DeviceRow>[], {
         keep: ['ports', 'portCount', 'meshRole'],
       });
+      // Online clients (clients/ingest.ts, decision 0035): each device's list replaces its last.
+      await publishEvents(tx, await syncOnlineClients(tx, items));
     });
     return items.map(() => null);
   }
