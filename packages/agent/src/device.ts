@@ -47,6 +47,11 @@ export interface DeviceOptions {
   keepalive?: number;
   remoteHost?: string;
   clientEvents?: boolean;
+  /**
+   * Clients of the device's own world (without `world`): how many stations, and the share of them
+   * online whatever the simulated hour (e2e devices that must show clients at any time of day).
+   */
+  clients?: { population: number; onlineShare?: number };
   log?: (message: string) => void;
 }
 
@@ -151,7 +156,15 @@ export async function startDevice(options: DeviceOptions): Promise<SimulatedDevi
   const info = resolveModel(options);
   const log = options.log ?? (() => {});
   const timeScale = options.timeScale ?? 1;
-  const ownWorld = options.world ? null : new ClientWorld({ site: seedOf(options.sn) & 0xfff, timeScale });
+  const ownWorld = options.world
+    ? null
+    : new ClientWorld({
+        site: seedOf(options.sn) & 0xfff,
+        timeScale,
+        population: options.clients?.population,
+        onlineShare: options.clients?.onlineShare,
+        tickMs: options.clients ? Math.max(200, Math.min(5000, (options.telemetryMs ?? 30_000) / 2)) : undefined,
+      });
   const world = options.world ?? ownWorld!;
   const r = rng(seedOf(options.sn));
   const store = await ConfigStore.open(
