@@ -18,4 +18,4 @@ export {
 } from './fleet.ts';
 export { MqttLink } from './link.ts';
 export { ConfigStore, FACTORY_PASSWORD } from './store.ts';
-export { ClientWorld, diurnal } from './world.ts';
+export { ClientWorld, diurnal, type Station } from './world.ts';

@@ -1,0 +1,209 @@
+import { type SimulatedDevice, type Station, startDevice } from '@beacon/agent';
+import type { BlacklistView, ClientStatsView, ClientView, ForceOfflineView } from '@beacon/protocol';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { devices } from '../src/db/schema.ts';
+import { insertProject, testSn, waitFor } from './devices.helpers.ts';
+import { createAccount, type TestAccount } from './helpers/accounts.ts';
+import { startTestServer, type TestServer } from './helpers/harness.ts';
+
+/**
+ * Online clients (decision 0035) end to end on the server: a simulated AP's clients land in the
+ * online table through telemetry, the list searches, filters, sorts and pages them, the stats
+ * answer what the upkeep job sampled, force offline takes a client off the device and the list, and
+ * the blacklist (at most 100) reaches the device, which then drops and refuses those clients.
+ */
+
+let server: TestServer;
+let owner: TestAccount;
+let projectId: number;
+let ap: SimulatedDevice;
+let sn: string;
+type Paged<T> = { items: T[]; total: number; page: number; pageSize: number };
+
+const online = (): Station[] => ap.core.options.world.clientsOf(sn);
+
+async function list(query = ''): Promise<Paged<ClientView>> {
+  const res = await owner.client.get<Paged<ClientView>>(`/projects/${projectId}/clients${query}`);
+  expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+  return res.body.data;
+}
+
+/** Waits until the list holds exactly what the device has online now (and answers it). */
+async function settled(): Promise<Paged<ClientView>> {
+  return waitFor(
+    async () => {
+      const l = await list('?pageSize=200');
+      const macs = online()
+        .map((s) => s.mac.toUpperCase())
+        .sort();
+      const listed = l.items.map((c) => c.mac).sort();
+      return macs.length > 0 && JSON.stringify(macs) === JSON.stringify(listed) ? l : null;
+    },
+    'the list to match the device',
+    20_000,
+  );
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await createAccount(server);
+  projectId = await insertProject(server, owner.id);
+  sn = testSn('C');
+  ap = await startDevice({
+    url: server.gateway.brokerUrl,
+    sn,
+    model: 'BA-W1200C',
+    factoryKey: server.config.factoryKey,
+    timeScale: 0.01,
+    telemetryMs: 300,
+    backoffMinMs: 100,
+    backoffMaxMs: 400,
+    keepalive: 5,
+    clientEvents: false,
+    clients: { population: 12, onlineShare: 0.75 },
+  });
+  await waitFor(async () => {
+    const [row] = await server.database.db.select().from(devices).where(eq(devices.sn, sn));
+    return row;
+  }, 'the device to say hello');
+  await server.database.db.update(devices).set({ projectId }).where(eq(devices.sn, sn));
+}, 60_000);
+
+afterAll(async () => {
+  await ap?.stop().catch(() => {});
+  await server?.close();
+});
+
+describe('online clients', () => {
+  it('lands the clients a device reports, with every §3 field', async () => {
+    const l = await settled();
+    const station = online()[0];
+    const c = l.items.find((x) => x.mac === station.mac.toUpperCase())!;
+    expect(c).toMatchObject({
+      name: station.name,
+      ip: station.ip,
+      ssid: station.ssid,
+      band: station.band,
+      kind: station.kind,
+      sn,
+      deviceModel: 'BA-W1200C',
+      wired: false,
+      offlineSeconds: null,
+    });
+    expect(c.rssi).toBeLessThan(0);
+    expect(c.onlineSeconds).toBeGreaterThanOrEqual(0);
+    for (const k of ['txBytes', 'rxBytes', 'txRate', 'rxRate'] as const) expect(typeof c[k]).toBe('number');
+  });
+
+  it('searches, filters, sorts and pages on the server', async () => {
+    const all = (await settled()).items;
+    const byName = await list('?sort=name&order=asc&pageSize=200');
+    const names = byName.items.map((c) => c.name);
+    expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+
+    const page = await list('?sort=mac&order=desc&pageSize=2&page=2');
+    const macs = all.map((c) => c.mac).sort().reverse();
+    expect(page.total).toBe(all.length);
+    expect(page.items.map((c) => c.mac)).toEqual(macs.slice(2, 4));
+
+    const target = all[0];
+    const found = await list(`?q=${encodeURIComponent(target.mac.slice(-5))}`);
+    expect(found.items.map((c) => c.mac)).toContain(target.mac);
+    expect((await list(`?ip=${target.ip}`)).items.every((c) => c.ip.includes(target.ip))).toBe(true);
+    const band = target.band!;
+    const banded = await list(`?band=${encodeURIComponent(band)}&pageSize=200`);
+    expect(banded.items.length).toBe(all.filter((c) => c.band === band).length);
+    expect((await list('?model=NO-SUCH-MODEL')).total).toBe(0);
+    const bad = await owner.client.get(`/projects/${projectId}/clients?sort=nope`);
+    expect(bad.status).toBe(400);
+  });
+
+  it('answers clients over time and the pies from the upkeep samples', async () => {
+    const l = await settled();
+    // The upkeep job samples every 5 minutes: move the clock to the next slot and run it.
+    server.clock.advance(5 * 60_000);
+    await waitFor(async () => (await server.jobs.tick()) > 0 || null, 'the upkeep job');
+    const res = await owner.client.get<ClientStatsView>(`/projects/${projectId}/clients/stats?range=12h&days=1`);
+    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    const stats = res.body.data;
+    expect(stats.bucketSeconds).toBe(300);
+    expect(stats.total.length).toBeGreaterThanOrEqual(144);
+    const sampled = Math.max(...stats.total.map(([, n]) => n));
+    // The sample saw what was online then (the world moves on between the two reads, slightly).
+    expect(sampled).toBeGreaterThan(0);
+    expect(Math.abs(sampled - l.total)).toBeLessThanOrEqual(3);
+    const bandSum = stats.byBand.reduce((a, s) => a + Math.max(...s.points.map(([, n]) => n)), 0);
+    expect(bandSum).toBe(sampled);
+    expect(stats.bySsid.length).toBeGreaterThan(0);
+    expect(stats.pies.kind.reduce((a, s) => a + s.count, 0)).toBeGreaterThanOrEqual(l.total - 3);
+    for (const range of ['24h', '72h', '7d', '30d']) {
+      const r = await owner.client.get<ClientStatsView>(`/projects/${projectId}/clients/stats?range=${range}`);
+      expect(r.body.code).toBe(0);
+      expect(r.body.data.total.length).toBeGreaterThan(50);
+    }
+  });
+
+  it('force offline takes the client off the device and out of the list', async () => {
+    await settled();
+    const victim = online()[0];
+    const mac = victim.mac.toUpperCase();
+    const res = await owner.client.post<ForceOfflineView>(`/projects/${projectId}/clients/force-offline`, {
+      clients: [{ sn, mac }],
+    });
+    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    expect(res.body.data.results).toEqual([{ sn, mac, code: 0, message: null }]);
+    expect(online().some((s) => s.mac.toUpperCase() === mac)).toBe(false);
+    expect((await list('?pageSize=200')).items.some((c) => c.mac === mac)).toBe(false);
+    // Not there any more: the device says so (5221).
+    const again = await owner.client.post<ForceOfflineView>(`/projects/${projectId}/clients/force-offline`, {
+      clients: [{ sn, mac }],
+    });
+    expect(again.body.data.results[0].code).toBe(5221);
+  });
+
+  it('keeps at most 100 blacklisted MACs, and the device drops and refuses them', async () => {
+    await settled();
+    const victim = online()[0].mac.toUpperCase();
+    const filler = Array.from(
+      { length: 99 },
+      (_, i) => `02:00:00:00:${String(Math.floor(i / 100)).padStart(2, '0')}:${String(i % 100).padStart(2, '0')}`,
+    );
+    const res = await owner.client.post<BlacklistView>(`/projects/${projectId}/clients/blacklist`, {
+      macs: [victim, ...filler],
+      note: 'test',
+    });
+    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    expect(res.body.data.items.length).toBe(100);
+    const full = await owner.client.post(`/projects/${projectId}/clients/blacklist`, {
+      macs: ['02:00:00:00:99:99'],
+    });
+    expect(full.body.code).toBe(5220);
+    // Delivered as configuration: the device drops the client and does not let it back.
+    await waitFor(
+      () => (ap.core.store.document.clientBlacklist?.includes(victim) ? true : null),
+      'the blacklist on the device',
+      20_000,
+    );
+    await waitFor(
+      async () =>
+        !online().some((s) => s.mac.toUpperCase() === victim) &&
+        !(await list('?pageSize=200')).items.some((c) => c.mac === victim),
+      'the blacklisted client to leave',
+      20_000,
+    );
+    ap.core.options.world.tick();
+    ap.core.options.world.tick();
+    expect(online().some((s) => s.mac.toUpperCase() === victim)).toBe(false);
+
+    const removed = await owner.client.delete<BlacklistView>(
+      `/projects/${projectId}/clients/blacklist/${encodeURIComponent(victim)}`,
+    );
+    expect(removed.body.code).toBe(0);
+    expect(removed.body.data.items.some((e) => e.mac === victim)).toBe(false);
+    const missing = await owner.client.delete(
+      `/projects/${projectId}/clients/blacklist/${encodeURIComponent(victim)}`,
+    );
+    expect(missing.body.code).toBe(5033);
+  });
+});
