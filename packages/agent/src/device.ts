@@ -163,7 +163,9 @@ export async function startDevice(options: DeviceOptions): Promise<SimulatedDevi
         timeScale,
         population: options.clients?.population,
         onlineShare: options.clients?.onlineShare,
-        tickMs: options.clients ? Math.max(200, Math.min(5000, (options.telemetryMs ?? 30_000) / 2)) : undefined,
+        tickMs: options.clients
+          ? Math.max(200, Math.min(5000, (options.telemetryMs ?? 30_000) / 2))
+          : undefined,
       });
   const world = options.world ?? ownWorld!;
   const r = rng(seedOf(options.sn));

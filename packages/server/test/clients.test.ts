@@ -103,7 +103,10 @@ describe('online clients', () => {
     expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
 
     const page = await list('?sort=mac&order=desc&pageSize=2&page=2');
-    const macs = all.map((c) => c.mac).sort().reverse();
+    const macs = all
+      .map((c) => c.mac)
+      .sort()
+      .reverse();
     expect(page.total).toBe(all.length);
     expect(page.items.map((c) => c.mac)).toEqual(macs.slice(2, 4));
 
@@ -124,7 +127,9 @@ describe('online clients', () => {
     // The upkeep job samples every 5 minutes: move the clock to the next slot and run it.
     server.clock.advance(5 * 60_000);
     await waitFor(async () => (await server.jobs.tick()) > 0 || null, 'the upkeep job');
-    const res = await owner.client.get<ClientStatsView>(`/projects/${projectId}/clients/stats?range=12h&days=1`);
+    const res = await owner.client.get<ClientStatsView>(
+      `/projects/${projectId}/clients/stats?range=12h&days=1`,
+    );
     expect(res.body.code, JSON.stringify(res.body)).toBe(0);
     const stats = res.body.data;
     expect(stats.bucketSeconds).toBe(300);
@@ -138,7 +143,9 @@ describe('online clients', () => {
     expect(stats.bySsid.length).toBeGreaterThan(0);
     expect(stats.pies.kind.reduce((a, s) => a + s.count, 0)).toBeGreaterThanOrEqual(l.total - 3);
     for (const range of ['24h', '72h', '7d', '30d']) {
-      const r = await owner.client.get<ClientStatsView>(`/projects/${projectId}/clients/stats?range=${range}`);
+      const r = await owner.client.get<ClientStatsView>(
+        `/projects/${projectId}/clients/stats?range=${range}`,
+      );
       expect(r.body.code).toBe(0);
       expect(r.body.data.total.length).toBeGreaterThan(50);
     }
@@ -167,7 +174,8 @@ describe('online clients', () => {
     const victim = online()[0].mac.toUpperCase();
     const filler = Array.from(
       { length: 99 },
-      (_, i) => `02:00:00:00:${String(Math.floor(i / 100)).padStart(2, '0')}:${String(i % 100).padStart(2, '0')}`,
+      (_, i) =>
+        `02:00:00:00:${String(Math.floor(i / 100)).padStart(2, '0')}:${String(i % 100).padStart(2, '0')}`,
     );
     const res = await owner.client.post<BlacklistView>(`/projects/${projectId}/clients/blacklist`, {
       macs: [victim, ...filler],

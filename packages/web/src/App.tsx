@@ -51,12 +51,16 @@ const ProjectPreviewPage = named(
 );
 const AcceptInvitePage = named(() => import('./features/sharing/AcceptInvitePage.tsx'), 'AcceptInvitePage');
 const AuthorityPage = named(() => import('./features/sharing/AuthorityPage.tsx'), 'AuthorityPage');
+const ClientListPage = named(() => import('./features/clients/ClientListPage.tsx'), 'ClientListPage');
+const ClientDataPage = named(() => import('./features/clients/ClientDataPage.tsx'), 'ClientDataPage');
 
 const REAL_PAGES: Record<string, () => ReactNode> = {
   '/overview/list': () => <ProjectListPage />,
   '/overview/preview': () => <ProjectPreviewPage />,
   '/manage/authority': () => <AuthorityPage />,
   '/manage/devconf': () => <DevicesPage />,
+  '/manage/onlinelist': () => <ClientListPage />,
+  '/manage/onlinestat': () => <ClientDataPage />,
 };
 
 /**

@@ -5,7 +5,6 @@ import { Protocol, WanConnectionType } from '../enums/network.ts';
 import { Cipher, EncryptionMode, FrequencyBand, requiresPassphrase } from '../enums/wireless.ts';
 import { Codes, type ErrorCode } from '../errors.ts';
 import { validateWifiPassword } from '../validators/device.ts';
-import { macSchema } from './messages.ts';
 import { validateLease, validatePoolName } from '../validators/dhcp.ts';
 import {
   type Segment,
@@ -37,6 +36,7 @@ import {
   validateTimerShutdown,
   validateTxPower,
 } from '../validators/wireless.ts';
+import { macSchema } from './messages.ts';
 import { Capability, hasCapability, type ModelInfo } from './models.ts';
 
 /**

@@ -122,14 +122,12 @@ export async function syncOnlineClients(
   if (left.length) {
     for (let i = 0; i < left.length; i += CHUNK) {
       const chunk = left.slice(i, i + CHUNK);
-      await tx
-        .delete(onlineClients)
-        .where(
-          sql`(${onlineClients.projectId}, ${onlineClients.mac}) in (${sql.join(
-            chunk.map((r) => sql`(${r.projectId}::bigint, ${r.mac})`),
-            sql`, `,
-          )})`,
-        );
+      await tx.delete(onlineClients).where(
+        sql`(${onlineClients.projectId}, ${onlineClients.mac}) in (${sql.join(
+          chunk.map((r) => sql`(${r.projectId}::bigint, ${r.mac})`),
+          sql`, `,
+        )})`,
+      );
     }
     await insertSessions(
       tx,

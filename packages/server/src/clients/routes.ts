@@ -94,13 +94,6 @@ export async function clientRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) =>
-      ok(
-        await service.removeFromBlacklist(
-          deps,
-          callerOf(request),
-          request.params.id,
-          request.params.mac,
-        ),
-      ),
+      ok(await service.removeFromBlacklist(deps, callerOf(request), request.params.id, request.params.mac)),
   );
 }

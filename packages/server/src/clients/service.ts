@@ -7,10 +7,10 @@ import {
   CLIENT_BLACKLIST_MAX,
   CLIENT_STAT_RANGE_MS,
   ClientListQuery,
+  ClientStatsQuery as ClientStatsQuerySchema,
   type ClientStatsView,
   type ClientView,
   Codes,
-  ClientStatsQuery as ClientStatsQuerySchema,
   errorMessage,
   ForceOfflineBody,
   type ForceOfflineView,
@@ -296,7 +296,12 @@ export async function forceOffline(
       for (const { mac } of items.filter((i) => i.sn === sn)) {
         const k = `${sn}|${mac}`;
         if (!inProject.has(sn)) {
-          results.set(k, { sn, mac, code: Codes.DEVICE_DELETED, message: errorMessage(Codes.DEVICE_DELETED) });
+          results.set(k, {
+            sn,
+            mac,
+            code: Codes.DEVICE_DELETED,
+            message: errorMessage(Codes.DEVICE_DELETED),
+          });
           continue;
         }
         const outcome = await deps.gateway.commands.send(sn, 'kick-client', { mac }, actor, {
@@ -439,7 +444,13 @@ export function addToBlacklist(
       await tx
         .insert(clientBlacklist)
         .values(
-          added.map((mac) => ({ projectId, mac, note: body.note, createdBy: caller.account, createdAt: now })),
+          added.map((mac) => ({
+            projectId,
+            mac,
+            note: body.note,
+            createdBy: caller.account,
+            createdAt: now,
+          })),
         )
         .onConflictDoNothing();
     }

@@ -23,8 +23,8 @@ import {
 import { asc, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import type { Database, DbOrTx } from '../db/client.ts';
 import { dropClientsOf, ensureClientPartitions, syncOnlineClients } from '../clients/ingest.ts';
+import type { Database, DbOrTx } from '../db/client.ts';
 import { deviceEvents, deviceState, devices } from '../db/schema.ts';
 import { type DeviceRow, selectDevices } from '../devices/row.ts';
 import { type BusEvent, publishEvents } from '../events/bus.ts';

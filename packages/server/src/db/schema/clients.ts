@@ -1,4 +1,14 @@
-import { bigint, boolean, index, integer, pgTable, primaryKey, real, smallint, text } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  real,
+  smallint,
+  text,
+} from 'drizzle-orm/pg-core';
 import { tstz } from './columns.ts';
 import { devices } from './devices.ts';
 import { projects } from './projects.ts';

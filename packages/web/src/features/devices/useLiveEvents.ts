@@ -19,11 +19,14 @@ export function useLiveDeviceEvents(projectId: number | undefined): boolean {
     let flush: ReturnType<typeof setTimeout> | undefined;
     let delay = 500;
     const pending = new Set<string>();
+    let clientsChanged = false;
     const schedule = () => {
       if (flush) return;
       flush = setTimeout(() => {
         flush = undefined;
         queryClient.invalidateQueries({ queryKey: ['devices', projectId] });
+        if (clientsChanged) queryClient.invalidateQueries({ queryKey: ['clients', projectId] });
+        clientsChanged = false;
         for (const sn of pending) {
           queryClient.invalidateQueries({ queryKey: ['device', projectId, sn] });
           queryClient.invalidateQueries({ queryKey: ['maintenance', projectId, sn] });
@@ -48,6 +51,12 @@ export function useLiveDeviceEvents(projectId: number | undefined): boolean {
           return;
         }
         if (event.type === 'hello' || event.projectId !== projectId) return;
+        if (event.type === 'clients.changed') {
+          // Online clients joined, left or were forced off (features/clients).
+          clientsChanged = true;
+          schedule();
+          return;
+        }
         pending.add(event.sn);
         schedule();
       };
