@@ -1,13 +1,15 @@
 import { type SimulatedDevice, startDevice } from '@beacon/agent';
 
 /** Models of the e2e pool: one AP, one switch, one CPE (serial numbers E2EPOOL{type}{n}). */
-const POOL = [
+const POOL: { sn: string; model: string; clients?: { population: number; onlineShare: number } }[] = [
   { sn: 'E2EPOOLAP0000001', model: 'BA-W1200C' },
   { sn: 'E2EPOOLAP0000002', model: 'BA-W1200C' },
   { sn: 'E2EPOOLSW0000001', model: 'BS-S1008P' },
   { sn: 'E2EPOOLCP0000001', model: 'BC-C5' },
   // command-outcomes.test.ts: its own AP, so its reboot does not meet another test's.
   { sn: 'E2EPOOLAP0000003', model: 'BA-W1200C' },
+  // clients.test.ts: an AP with clients online at any hour (the pool sends no client events).
+  { sn: 'E2EPOOLAP0000004', model: 'BA-W1200C', clients: { population: 12, onlineShare: 0.75 } },
 ];
 
 /**
@@ -30,6 +32,7 @@ export async function startE2eDevicePool(
         backoffMinMs: 200,
         backoffMaxMs: 1000,
         clientEvents: false,
+        clients: d.clients,
       }),
     ),
   );
