@@ -35,8 +35,9 @@ describe.runIf(hasChromium())('clients in Chromium', () => {
     // Search by the MAC of the first client: one row.
     const mac = (await rows(page).first().locator('td').nth(3).textContent())!.trim();
     expect(mac).toMatch(/^([0-9A-F]{2}:){5}[0-9A-F]{2}$/);
-    await page.getByTestId('client-search').locator('input').fill(mac);
-    await page.getByTestId('client-search').locator('input').press('Enter');
+    const search = page.locator('input[data-testid="client-search"], [data-testid="client-search"] input');
+    await search.fill(mac);
+    await search.press('Enter');
     await expect.poll(() => rows(page).count(), { timeout: 10_000 }).toBe(1);
 
     // Force it offline: confirmation, then it leaves the device and the list (live, no reload).
@@ -82,7 +83,6 @@ describe.runIf(hasChromium())('clients in Chromium', () => {
     await page.reload();
     await expect.poll(() => page.getByTestId('pie-kind').locator('svg').count(), { timeout: 15_000 }).toBe(1);
     await expectAccessible(page, 'client data @390');
-    await page.getByTestId('client-search').count();
     await page.goto('/manage/onlinelist');
     await expect.poll(() => rows(page).count(), { timeout: 15_000 }).toBeGreaterThan(0);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
