@@ -88,6 +88,7 @@ export function BlacklistModal({
               <Input
                 value={mac}
                 onChange={(e) => setMac(e.target.value)}
+                aria-label={t('clients.blacklistMac')}
                 placeholder={t('clients.blacklistMacHint')}
                 maxLength={17}
                 style={{ width: 200 }}
@@ -98,6 +99,7 @@ export function BlacklistModal({
               <Input
                 value={note}
                 onChange={(e) => setNote(e.target.value)}
+                aria-label={t('clients.blacklistNote')}
                 maxLength={64}
                 style={{ width: 180 }}
                 data-testid="blacklist-note"

@@ -24,9 +24,10 @@ import {
   Tag,
   Tooltip,
 } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NoProject } from '../../components/NoProject.tsx';
+import { useInertMeasureRow } from '../../components/useInertMeasureRow.ts';
 import { PageTitle } from '../../layout/PageTitle.tsx';
 import { useIsPhone } from '../../layout/useIsPhone.ts';
 import { canWrite, useCurrentProject } from '../../session/currentProject.ts';
@@ -59,6 +60,8 @@ export function ClientListPage() {
   const [term, setTerm] = useState('');
   const [selected, setSelected] = useState<ClientView[]>([]);
   const [blacklistOpen, setBlacklistOpen] = useState(false);
+  const tableBox = useRef<HTMLDivElement>(null);
+  useInertMeasureRow(tableBox);
 
   const list = useQuery({
     queryKey: [...clientsKey(projectId), 'list', params],
@@ -316,7 +319,7 @@ export function ClientListPage() {
         }
       />
       {!writable ? <Alert type="info" showIcon message={blockedTip} style={{ marginBottom: 12 }} /> : null}
-      <Card>
+      <Card ref={tableBox}>
         <Space wrap style={{ marginBottom: 12 }}>
           <Select
             aria-label={t('clients.searchField')}
