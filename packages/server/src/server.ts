@@ -70,7 +70,7 @@ export async function startServer(
   registerAwayWatchdog(jobs, { deadlineMs: config.awayDeadlineMs, log: logger });
   registerConfigConvergence(jobs, { gateway, retryBaseMs: config.configRetryBaseMs, log: logger });
   await startConfigConvergence(database.db, now());
-  registerClientsUpkeep(jobs, database);
+  registerClientsUpkeep(jobs, database, gateway);
   await startClientsUpkeep(database, now());
   let address = '';
   if (options.listen !== false) {

@@ -214,4 +214,41 @@ describe('online clients', () => {
     );
     expect(missing.body.code).toBe(5033);
   });
+
+  it('gives the blacklist to a Wi-Fi device that joins the project later (upkeep job)', async () => {
+    const later = testSn('C');
+    const ap2 = await startDevice({
+      url: server.gateway.brokerUrl,
+      sn: later,
+      model: 'BA-W1200C',
+      factoryKey: server.config.factoryKey,
+      timeScale: 0.01,
+      telemetryMs: 300,
+      backoffMinMs: 100,
+      backoffMaxMs: 400,
+      keepalive: 5,
+      clientEvents: false,
+    });
+    try {
+      await waitFor(async () => {
+        const [row] = await server.database.db.select().from(devices).where(eq(devices.sn, later));
+        return row;
+      }, 'the second device to say hello');
+      await server.database.db.update(devices).set({ projectId }).where(eq(devices.sn, later));
+      const res = await owner.client.get<BlacklistView>(`/projects/${projectId}/clients/blacklist`);
+      const macs = res.body.data.items.map((e) => e.mac);
+      expect(macs.length).toBe(99);
+      expect(ap2.core.store.document.clientBlacklist).toBeUndefined();
+      server.clock.advance(5 * 60_000);
+      await waitFor(async () => (await server.jobs.tick()) > 0 || null, 'the upkeep job');
+      await waitFor(
+        () => (ap2.core.store.document.clientBlacklist?.length === 99 ? true : null),
+        'the blacklist on the later device',
+        20_000,
+      );
+      expect(ap2.core.store.document.clientBlacklist).toEqual(macs);
+    } finally {
+      await ap2.stop().catch(() => {});
+    }
+  });
 });

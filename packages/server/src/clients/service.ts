@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import {
   AddBlacklistBody,
   AppError,
@@ -22,7 +21,6 @@ import {
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Caller } from '../auth/principal.ts';
-import { commitDeviceRevision } from '../config/repository.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { clientBlacklist, devices } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
@@ -30,6 +28,7 @@ import { selectDevices } from '../devices/row.ts';
 import type { CommandActor, CommandScope } from '../gateway/commands.ts';
 import { loadProjectAccess, requireWritable } from '../projects/access.ts';
 import { type WriteCaller, withProjectWrite } from '../projects/write.ts';
+import { setBlacklistSection } from './deliver.ts';
 import { dropClient, ensureClientPartitions } from './ingest.ts';
 import { SAMPLE_MS } from './upkeep.ts';
 
@@ -365,29 +364,14 @@ async function deliver(
   macs: string[],
   now: Date,
 ): Promise<string[]> {
-  const secrets = deps.gateway.commands.secrets;
   const rows = await selectDevices(tx).where(eq(devices.projectId, projectId));
   const pushed: string[] = [];
   for (const row of rows) {
     const info = modelInfo(row.model);
     if (!info || !hasCapability(info, Capability.WIFI)) continue;
     if (row.managementMode === ManagementMode.LOCAL) continue;
-    const current = (row.desiredConfig ? secrets.openDocument(row.desiredConfig) : {}) as Record<
-      string,
-      unknown
-    >;
-    if (isDeepStrictEqual(current.clientBlacklist ?? [], macs)) continue;
-    const { clientBlacklist: _old, ...rest } = current;
-    const document = macs.length ? { ...rest, clientBlacklist: macs } : rest;
-    await commitDeviceRevision(tx, secrets, {
-      sn: row.sn,
-      projectId,
-      document,
-      author: caller,
-      reason: 'Client blacklist',
-      now,
-    });
-    pushed.push(row.sn);
+    if (await setBlacklistSection(tx, deps.gateway.commands.secrets, row, macs, caller, now))
+      pushed.push(row.sn);
   }
   return pushed;
 }

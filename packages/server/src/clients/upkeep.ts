@@ -1,8 +1,13 @@
-import { sql } from 'drizzle-orm';
+import { and, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { dropPartitionsBefore, ensureDailyPartitions } from '../db/partitions.ts';
+import { devices } from '../db/schema.ts';
+import { selectDevices } from '../devices/row.ts';
 import { publishEvents } from '../events/bus.ts';
+import { SYSTEM_ACTOR } from '../gateway/commands.ts';
+import type { Gateway } from '../gateway/gateway.ts';
 import { addJobs, type JobRunner } from '../jobs/runner.ts';
+import { setBlacklistSection } from './deliver.ts';
 import { COUNT_TABLE, dropClientsOf, SESSION_TABLE } from './ingest.ts';
 
 /**
@@ -11,7 +16,9 @@ import { COUNT_TABLE, dropClientsOf, SESSION_TABLE } from './ingest.ts';
  * - clients of devices that are no longer online (the away watchdog, a lost broker) leave;
  * - one sample of the clients online per project, band and SSID goes into `client_counts` (the
  *   clients-over-time charts read it);
- * - partitions for today and the next two days exist; those older than RETENTION_DAYS are dropped.
+ * - partitions for today and the next two days exist; those older than RETENTION_DAYS are dropped;
+ * - Wi-Fi devices whose configuration lacks the project's blacklist (added to the project since
+ *   it last changed) get it, up to BLACKLIST_BATCH a run.
  */
 
 export const CLIENTS_UPKEEP_JOB = 'clients-upkeep';
@@ -19,12 +26,13 @@ export const SAMPLE_MS = 5 * 60_000;
 /** Sessions and count samples are kept this long (the longest chart is 30 days). */
 export const RETENTION_DAYS = 31;
 const DAY_MS = 86_400_000;
+const BLACKLIST_BATCH = 100;
 
 const slotKey = (at: Date) => `${CLIENTS_UPKEEP_JOB}:${Math.floor(at.getTime() / SAMPLE_MS) + 1}`;
 const slotTime = (at: Date) => new Date((Math.floor(at.getTime() / SAMPLE_MS) + 1) * SAMPLE_MS);
 
-export function registerClientsUpkeep(runner: JobRunner, database: Database): void {
-  runner.register(CLIENTS_UPKEEP_JOB, async ({ tx, now }) => {
+export function registerClientsUpkeep(runner: JobRunner, database: Database, gateway: Gateway): void {
+  runner.register(CLIENTS_UPKEEP_JOB, async ({ tx, now, afterCommit }) => {
     await ensureDailyPartitions(database.pool, SESSION_TABLE, now, new Date(now.getTime() + 2 * DAY_MS));
     await ensureDailyPartitions(database.pool, COUNT_TABLE, now, new Date(now.getTime() + 2 * DAY_MS));
     const cutoff = new Date(now.getTime() - RETENTION_DAYS * DAY_MS);
@@ -53,6 +61,29 @@ export function registerClientsUpkeep(runner: JobRunner, database: Database): vo
       select project_id, ${at.toISOString()}::timestamptz,
              coalesce(band, case when wired then 'wired' else 'unknown' end), coalesce(ssid, ''), count(*)::int
         from online_clients group by 1, 3, 4`);
+    // Devices behind the project's blacklist (the section is plain JSON: never a sealed secret).
+    const behind = await tx.execute<{ sn: string; macs: string[] }>(sql`
+      select d.sn, coalesce(b.macs, '[]'::jsonb) as macs from devices d
+        left join (select project_id, jsonb_agg(mac order by mac) as macs from client_blacklist
+                    group by project_id) b on b.project_id = d.project_id
+       where d.project_id is not null and d.capabilities ? 'wifi' and d.management_mode = 1
+         and coalesce(d.desired_config -> 'clientBlacklist', '[]'::jsonb) <> coalesce(b.macs, '[]'::jsonb)
+       order by d.sn limit ${BLACKLIST_BATCH}
+       for update of d skip locked`);
+    if (behind.rows.length) {
+      const macsOf = new Map(behind.rows.map((r) => [r.sn, r.macs]));
+      const rows = await selectDevices(tx).where(and(inArray(devices.sn, [...macsOf.keys()])));
+      const pushed: string[] = [];
+      for (const row of rows) {
+        const macs = macsOf.get(row.sn) ?? [];
+        if (await setBlacklistSection(tx, gateway.commands.secrets, row, macs, SYSTEM_ACTOR, now)) {
+          pushed.push(row.sn);
+        }
+      }
+      afterCommit(() => {
+        for (const sn of pushed) gateway.commands.converge(sn);
+      });
+    }
     await addJobs(tx, [{ kind: CLIENTS_UPKEEP_JOB, key: slotKey(now), runAt: slotTime(now) }]);
   });
 }
