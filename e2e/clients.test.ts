@@ -61,6 +61,11 @@ async function clientScreens(page: Page, projectId: number): Promise<void> {
     `/projects/${projectId}/clients?mac=${encodeURIComponent(mac)}`,
   );
   expect(listed.data.total).toBe(0);
+  // Among the clients that left, with how long it has been away.
+  await page.getByTestId('client-status').getByText('Left in the last 24 h').click();
+  await expect.poll(() => rows(page).count(), { timeout: 10_000 }).toBe(1);
+  expect(await rows(page).first().textContent()).toContain(mac);
+  await expectAccessible(page, 'offline clients @1440');
 
   // Blacklist the MAC.
   await page.getByTestId('open-blacklist').click();

@@ -162,6 +162,12 @@ describe('online clients', () => {
     expect(res.body.data.results).toEqual([{ sn, mac, code: 0, message: null }]);
     expect(online().some((s) => s.mac.toUpperCase() === mac)).toBe(false);
     expect((await list('?pageSize=200')).items.some((c) => c.mac === mac)).toBe(false);
+    // It shows among the clients that left (status=offline), with how long it has been away.
+    const left = await list(`?status=offline&mac=${encodeURIComponent(mac)}`);
+    expect(left.items).toHaveLength(1);
+    expect(left.items[0]).toMatchObject({ mac, sn, name: victim.name });
+    expect(left.items[0].offlineSeconds).toBeGreaterThanOrEqual(0);
+    expect(left.items[0].onlineSeconds).toBeGreaterThanOrEqual(0);
     // Not there any more: the device says so (5221).
     const again = await owner.client.post<ForceOfflineView>(`/projects/${projectId}/clients/force-offline`, {
       clients: [{ sn, mac }],

@@ -11,6 +11,8 @@ import { ProjectParams } from './ids.ts';
 
 /** At most this many MACs in a project's client blacklist (issue 9). */
 export const CLIENT_BLACKLIST_MAX = 100;
+/** The list's offline clients: those that left in the latest this many hours and are not back. */
+export const CLIENT_OFFLINE_HOURS = 24;
 /** At most this many clients in one batch force offline. */
 export const FORCE_OFFLINE_MAX = 100;
 
@@ -26,6 +28,7 @@ export const CLIENT_SORTS = [
   'txRate',
   'rxRate',
   'onlineSeconds',
+  'offlineSeconds',
   'device',
   'kind',
 ] as const;
@@ -51,6 +54,8 @@ export const ClientListQuery = PageQuery.extend({
   /** The device the client is associated with. */
   sn: z.string().trim().max(64).optional(),
   wired: z.enum(['true', 'false']).optional(),
+  /** online (default): connected now; offline: left in the latest CLIENT_OFFLINE_HOURS, not back. */
+  status: z.enum(['online', 'offline']).default('online'),
   sort: z.enum(CLIENT_SORTS).default('onlineSeconds'),
   order: z.enum(['asc', 'desc']).default('desc'),
 });
@@ -71,9 +76,9 @@ export const ClientView = z.object({
   /** kbit/s. */
   txRate: z.number(),
   rxRate: z.number(),
-  /** Seconds online (this session). */
+  /** Seconds online (this session; for an offline client, its last session). */
   onlineSeconds: z.number().int(),
-  /** Seconds since it went offline; null while online (the list holds online clients). */
+  /** Seconds since it went offline; null while online. */
   offlineSeconds: z.number().int().nullable(),
   /** The associated device. */
   sn: z.string(),

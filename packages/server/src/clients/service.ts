@@ -4,6 +4,7 @@ import {
   type BlacklistView,
   Capability,
   CLIENT_BLACKLIST_MAX,
+  CLIENT_OFFLINE_HOURS,
   CLIENT_STAT_RANGE_MS,
   ClientListQuery,
   ClientStatsQuery as ClientStatsQuerySchema,
@@ -37,20 +38,20 @@ import { SAMPLE_MS } from './upkeep.ts';
 type Paged<T> = { items: T[]; total: number; page: number; pageSize: number };
 
 const SORT_SQL: Record<ClientListQuery['sort'], string> = {
-  name: 'oc.name',
-  ip: 'oc.ip',
-  mac: 'oc.mac',
-  ssid: 'oc.ssid',
-  band: 'oc.band',
-  rssi: 'oc.rssi',
-  txBytes: 'oc.tx_bytes',
-  rxBytes: 'oc.rx_bytes',
-  txRate: 'oc.tx_rate',
-  rxRate: 'oc.rx_rate',
-  // Online longest first = joined earliest.
-  onlineSeconds: 'oc.joined_at',
+  name: 'c.name',
+  ip: 'c.ip',
+  mac: 'c.mac',
+  ssid: 'c.ssid',
+  band: 'c.band',
+  rssi: 'c.rssi',
+  txBytes: 'c.tx_bytes',
+  rxBytes: 'c.rx_bytes',
+  txRate: 'c.tx_rate',
+  rxRate: 'c.rx_rate',
+  onlineSeconds: 'c.online_for',
+  offlineSeconds: 'c.left_at',
   device: 'd.name',
-  kind: 'oc.kind',
+  kind: 'c.kind',
 };
 
 const like = (v: string) => `%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -74,10 +75,39 @@ interface ClientRow extends Record<string, unknown> {
   vlan: number | null;
   joined_at: Date | string;
   seen_at: Date | string;
+  left_at: Date | string | null;
   total: string | number;
 }
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
+const ms = (d: Date | string) => (d instanceof Date ? d : new Date(d)).getTime();
+
+/**
+ * The rows the list reads, one shape for both: the clients online now (on devices that are
+ * online), or those that left in the latest CLIENT_OFFLINE_HOURS and are not back (their latest
+ * session each).
+ */
+function clientSource(projectId: number, status: 'online' | 'offline', now: Date) {
+  const at = now.toISOString();
+  if (status === 'online') {
+    return sql`
+      select oc.mac, oc.name, oc.ip, oc.ssid, oc.band, oc.rssi, oc.tx_bytes, oc.rx_bytes, oc.tx_rate,
+             oc.rx_rate, oc.sn, oc.kind, oc.wired, oc.vlan, oc.joined_at, oc.seen_at,
+             null::timestamptz as left_at, ${at}::timestamptz - oc.joined_at as online_for
+        from online_clients oc join device_state ds on ds.sn = oc.sn
+       where oc.project_id = ${projectId} and ds.status not in (0, 9)`;
+  }
+  const since = new Date(now.getTime() - CLIENT_OFFLINE_HOURS * 3_600_000).toISOString();
+  return sql`
+    select distinct on (s.mac) s.mac, s.name, s.ip, s.ssid, s.band, null::smallint as rssi, s.tx_bytes,
+           s.rx_bytes, 0::real as tx_rate, 0::real as rx_rate, s.sn, s.kind, false as wired,
+           null::integer as vlan, s.started_at as joined_at, s.ended_at as seen_at,
+           s.ended_at as left_at, s.ended_at - s.started_at as online_for
+      from client_sessions s
+     where s.project_id = ${projectId} and s.ended_at >= ${since}::timestamptz
+       and not exists (select 1 from online_clients o where o.project_id = ${projectId} and o.mac = s.mac)
+     order by s.mac, s.ended_at desc`;
+}
 
 export async function listClients(
   deps: Deps,
@@ -87,39 +117,41 @@ export async function listClients(
 ): Promise<Paged<ClientView>> {
   const q = parseOrThrow(ClientListQuery, input);
   const { db } = deps.database;
-  await loadProjectAccess(db, caller, projectId, { now: deps.now() });
-  const where = [sql`oc.project_id = ${projectId}`, sql`ds.status not in (0, 9)`];
+  const nowDate = deps.now();
+  await loadProjectAccess(db, caller, projectId, { now: nowDate });
+  const where = [sql`true`];
   if (q.q) {
     const p = like(q.q);
-    where.push(sql`(oc.name ilike ${p} or oc.ip ilike ${p} or oc.mac ilike ${p})`);
+    where.push(sql`(c.name ilike ${p} or c.ip ilike ${p} or c.mac ilike ${p})`);
   }
-  if (q.ip) where.push(sql`oc.ip ilike ${like(q.ip)}`);
-  if (q.mac) where.push(sql`oc.mac ilike ${like(q.mac)}`);
-  if (q.name) where.push(sql`oc.name ilike ${like(q.name)}`);
+  if (q.ip) where.push(sql`c.ip ilike ${like(q.ip)}`);
+  if (q.mac) where.push(sql`c.mac ilike ${like(q.mac)}`);
+  if (q.name) where.push(sql`c.name ilike ${like(q.name)}`);
   if (q.model) where.push(sql`d.model ilike ${like(q.model)}`);
-  if (q.vlan !== undefined) where.push(sql`oc.vlan = ${q.vlan}`);
-  if (q.ssid) where.push(sql`oc.ssid = ${q.ssid}`);
-  if (q.band) where.push(sql`oc.band = ${q.band}`);
-  if (q.kind) where.push(sql`oc.kind = ${q.kind}`);
-  if (q.sn) where.push(sql`oc.sn = ${q.sn.toUpperCase()}`);
-  if (q.wired) where.push(sql`oc.wired = ${q.wired === 'true'}`);
-  // onlineSeconds sorts by joined_at the other way round.
-  const dir = (q.sort === 'onlineSeconds' ? q.order === 'asc' : q.order === 'desc') ? 'desc' : 'asc';
-  const order = sql.raw(`${SORT_SQL[q.sort]} ${dir} nulls last, oc.mac asc`);
+  if (q.vlan !== undefined) where.push(sql`c.vlan = ${q.vlan}`);
+  if (q.ssid) where.push(sql`c.ssid = ${q.ssid}`);
+  if (q.band) where.push(sql`c.band = ${q.band}`);
+  if (q.kind) where.push(sql`c.kind = ${q.kind}`);
+  if (q.sn) where.push(sql`c.sn = ${q.sn.toUpperCase()}`);
+  if (q.wired) where.push(sql`c.wired = ${q.wired === 'true'}`);
+  // Offline for longest = left earliest.
+  const flip = q.sort === 'offlineSeconds';
+  const dir = (flip ? q.order === 'asc' : q.order === 'desc') ? 'desc' : 'asc';
+  const order = sql.raw(`${SORT_SQL[q.sort]} ${dir} nulls last, c.mac asc`);
+  const from = sql`(${clientSource(projectId, q.status, nowDate)}) c left join devices d on d.sn = c.sn`;
+  const filter = sql.join(where, sql` and `);
   const { rows } = await db.execute<ClientRow>(sql`
-    select oc.*, d.name as device_name, d.model as device_model, count(*) over () as total
-      from online_clients oc
-      join devices d on d.sn = oc.sn
-      join device_state ds on ds.sn = oc.sn
-     where ${sql.join(where, sql` and `)}
+    select c.*, d.name as device_name, d.model as device_model, count(*) over () as total
+      from ${from}
+     where ${filter}
      order by ${order}
      limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`);
-  const now = deps.now().getTime();
+  const now = nowDate.getTime();
   let total = rows.length ? Number(rows[0].total) : 0;
   if (!rows.length && q.page > 1) {
-    const { rows: c } = await db.execute<{ n: number }>(sql`
-      select count(*)::int as n from online_clients oc join devices d on d.sn = oc.sn
-        join device_state ds on ds.sn = oc.sn where ${sql.join(where, sql` and `)}`);
+    const { rows: c } = await db.execute<{ n: number }>(
+      sql`select count(*)::int as n from ${from} where ${filter}`,
+    );
     total = c[0].n;
   }
   return {
@@ -134,8 +166,8 @@ export async function listClients(
       rxBytes: Number(r.rx_bytes),
       txRate: r.tx_rate,
       rxRate: r.rx_rate,
-      onlineSeconds: Math.max(0, Math.round((now - new Date(r.joined_at).getTime()) / 1000)),
-      offlineSeconds: null,
+      onlineSeconds: Math.max(0, Math.round(((r.left_at ? ms(r.left_at) : now) - ms(r.joined_at)) / 1000)),
+      offlineSeconds: r.left_at ? Math.max(0, Math.round((now - ms(r.left_at)) / 1000)) : null,
       sn: r.sn,
       deviceName: r.device_name,
       deviceModel: r.device_model,

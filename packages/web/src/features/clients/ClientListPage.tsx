@@ -1,5 +1,6 @@
 import { DisconnectOutlined, StopOutlined } from '@ant-design/icons';
 import {
+  CLIENT_OFFLINE_HOURS,
   ClientKind,
   type ClientView,
   type ForceOfflineView,
@@ -17,6 +18,7 @@ import {
   Card,
   Empty,
   Input,
+  Segmented,
   Select,
   Space,
   Table,
@@ -76,6 +78,7 @@ export function ClientListPage() {
   }, [projectId]);
 
   if (!current || projectId === undefined) return <NoProject title={t('route.clientList')} />;
+  const offline = params.status === 'offline';
 
   const search = (value: string) => {
     const v = value.trim();
@@ -86,6 +89,7 @@ export function ClientListPage() {
       order: params.order,
       band: params.band,
       kind: params.kind,
+      status: params.status,
     };
     if (v) {
       if (field === 'all') next.q = v;
@@ -107,8 +111,12 @@ export function ClientListPage() {
       ...p,
       page: pagination.current ?? 1,
       pageSize: pagination.pageSize ?? p.pageSize,
-      sort: s?.order ? (String(s.columnKey) as ClientListParams['sort']) : 'onlineSeconds',
-      order: s?.order === 'ascend' ? 'asc' : 'desc',
+      sort: s?.order
+        ? (String(s.columnKey) as ClientListParams['sort'])
+        : p.status === 'offline'
+          ? 'offlineSeconds'
+          : 'onlineSeconds',
+      order: s?.order ? (s.order === 'ascend' ? 'asc' : 'desc') : p.status === 'offline' ? 'asc' : 'desc',
     }));
   };
   const sortOrder = (key: string) =>
@@ -238,6 +246,8 @@ export function ClientListPage() {
       key: 'offlineSeconds',
       dataIndex: 'offlineSeconds',
       title: t('clients.col.offline'),
+      sorter: offline,
+      sortOrder: offline ? sortOrder('offlineSeconds') : null,
       render: (v: number | null) => (v === null ? t('common.none') : formatDuration(v)),
     },
     {
@@ -265,21 +275,24 @@ export function ClientListPage() {
       title: t('common.actions'),
       fixed: phone ? undefined : 'right',
       width: 130,
-      render: (_, c) => (
-        <Tooltip title={blockedTip}>
-          <Button
-            type="link"
-            size="small"
-            danger
-            style={{ padding: 0 }}
-            disabled={!writable}
-            onClick={() => forceOffline([c])}
-            data-testid={`force-offline-${c.mac}`}
-          >
-            {t('clients.forceOffline')}
-          </Button>
-        </Tooltip>
-      ),
+      render: (_, c) =>
+        offline ? (
+          t('common.none')
+        ) : (
+          <Tooltip title={blockedTip}>
+            <Button
+              type="link"
+              size="small"
+              danger
+              style={{ padding: 0 }}
+              disabled={!writable}
+              onClick={() => forceOffline([c])}
+              data-testid={`force-offline-${c.mac}`}
+            >
+              {t('clients.forceOffline')}
+            </Button>
+          </Tooltip>
+        ),
     },
   ];
 
@@ -321,6 +334,25 @@ export function ClientListPage() {
       {!writable ? <Alert type="info" showIcon message={blockedTip} style={{ marginBottom: 12 }} /> : null}
       <Card ref={tableBox}>
         <Space wrap style={{ marginBottom: 12 }}>
+          <Segmented
+            aria-label={t('clients.status.label')}
+            value={offline ? 'offline' : 'online'}
+            onChange={(v) => {
+              setSelected([]);
+              setParams((p) => ({
+                ...p,
+                page: 1,
+                status: v as 'online' | 'offline',
+                sort: v === 'offline' ? 'offlineSeconds' : 'onlineSeconds',
+                order: v === 'offline' ? 'asc' : 'desc',
+              }));
+            }}
+            options={[
+              { value: 'online', label: t('clients.status.online') },
+              { value: 'offline', label: t('clients.status.offline', { hours: CLIENT_OFFLINE_HOURS }) },
+            ]}
+            data-testid="client-status"
+          />
           <Select
             aria-label={t('clients.searchField')}
             value={field}
@@ -367,16 +399,23 @@ export function ClientListPage() {
           loading={list.isLoading}
           onChange={onTableChange}
           scroll={{ x: 'max-content' }}
-          rowSelection={{
-            selectedRowKeys: selected.map(rowKey),
-            onChange: (_keys, rows) => setSelected(rows),
-            getCheckboxProps: (c) => ({ disabled: !writable, 'aria-label': c.name || c.mac }) as never,
-          }}
+          rowSelection={
+            offline
+              ? undefined
+              : {
+                  selectedRowKeys: selected.map(rowKey),
+                  onChange: (_keys, rows) => setSelected(rows),
+                  getCheckboxProps: (c) => ({ disabled: !writable, 'aria-label': c.name || c.mac }) as never,
+                }
+          }
           locale={{
             emptyText: list.isError ? (
               <Empty description={errorText(list.error)} />
             ) : (
-              <Empty description={t('clients.empty')} data-testid="clients-empty" />
+              <Empty
+                description={t(offline ? 'clients.emptyOffline' : 'clients.empty')}
+                data-testid="clients-empty"
+              />
             ),
           }}
           pagination={{
