@@ -94,7 +94,9 @@ function clientSource(projectId: number, status: 'online' | 'offline', now: Date
       select oc.mac, oc.name, oc.ip, oc.ssid, oc.band, oc.rssi, oc.tx_bytes, oc.rx_bytes, oc.tx_rate,
              oc.rx_rate, oc.sn, oc.kind, oc.wired, oc.vlan, oc.joined_at, oc.seen_at,
              null::timestamptz as left_at, ${at}::timestamptz - oc.joined_at as online_for
-        from online_clients oc join device_state ds on ds.sn = oc.sn
+        from online_clients oc
+        join device_state ds on ds.sn = oc.sn
+        join devices od on od.sn = oc.sn and od.project_id = oc.project_id
        where oc.project_id = ${projectId} and ds.status not in (0, 9)`;
   }
   const since = new Date(now.getTime() - CLIENT_OFFLINE_HOURS * 3_600_000).toISOString();
@@ -245,6 +247,7 @@ export async function clientStats(
   const [band, ssid, kind] = await Promise.all([pie('band'), pie('ssid'), pie('kind')]);
   const { rows: online } = await db.execute<{ n: number }>(sql`
     select count(*)::int as n from online_clients oc join device_state ds on ds.sn = oc.sn
+      join devices od on od.sn = oc.sn and od.project_id = oc.project_id
      where oc.project_id = ${projectId} and ds.status not in (0, 9)`);
   const totalSeries = total[0]?.points ?? [];
   return {
