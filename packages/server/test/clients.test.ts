@@ -1,6 +1,6 @@
 import { type SimulatedDevice, type Station, startDevice } from '@beacon/agent';
 import type { BlacklistView, ClientStatsView, ClientView, ForceOfflineView } from '@beacon/protocol';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices } from '../src/db/schema.ts';
 import { insertProject, testSn, waitFor } from './devices.helpers.ts';
@@ -256,5 +256,17 @@ describe('online clients', () => {
     } finally {
       await ap2.stop().catch(() => {});
     }
+  });
+
+  it('a device that goes offline takes its clients with it (sessions end with reason offline)', async () => {
+    const before = (await settled()).total;
+    expect(before).toBeGreaterThan(0);
+    await ap.stop();
+    await waitFor(async () => (await list()).total === 0, 'the list to empty', 20_000);
+    const { rows } = await server.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from client_sessions where sn = ${sn} and reason = 'offline'`,
+    );
+    expect(rows[0].n).toBeGreaterThanOrEqual(before);
+    expect((await list('?status=offline&pageSize=200')).total).toBeGreaterThanOrEqual(before);
   });
 });
