@@ -1,19 +1,11 @@
 import { LineChart, PieChart } from 'echarts/charts';
-import { AriaComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
 
 // Only what the client charts use (tree-shaken: lines, pies, their grid, legend and tooltip).
-echarts.use([
-  LineChart,
-  PieChart,
-  GridComponent,
-  LegendComponent,
-  TooltipComponent,
-  AriaComponent,
-  SVGRenderer,
-]);
+echarts.use([LineChart, PieChart, GridComponent, LegendComponent, TooltipComponent, SVGRenderer]);
 
 export type EChartOption = echarts.EChartsCoreOption;
 
@@ -44,7 +36,7 @@ export function EChart({
     };
   }, []);
   useEffect(() => {
-    chart.current?.setOption({ aria: { enabled: true }, ...option }, true);
+    chart.current?.setOption(option, true);
   }, [option]);
   return (
     <div ref={box} role="img" aria-label={label} style={{ width: '100%', height }} data-testid={testId} />
