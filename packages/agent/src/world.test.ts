@@ -22,7 +22,11 @@ describe('client world', () => {
     const world = new ClientWorld({ site: 7, population: 10, onlineShare: 1, tickMs: 60_000 });
     world.register(ap('AP1', refused, events));
     let now = Date.now();
-    for (let i = 0; i < 20; i++) world.tick((now += 1000));
+    const step = () => {
+      now += 1000;
+      world.tick(now);
+    };
+    for (let i = 0; i < 20; i++) step();
     const online = world.clientsOf('AP1');
     expect(online.length).toBe(10);
 
@@ -31,7 +35,7 @@ describe('client world', () => {
     refused.add(banned);
     expect(world.enforce('AP1')).toBe(1);
     expect(events).toContain(`left:${online[0].mac}`);
-    for (let i = 0; i < 50; i++) world.tick((now += 1000));
+    for (let i = 0; i < 50; i++) step();
     expect(world.clientsOf('AP1').some((s) => s.mac.toUpperCase() === banned)).toBe(false);
     expect(world.clientsOf('AP1').length).toBe(9);
 
