@@ -80,6 +80,8 @@ describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
 
       for (const [path, screen] of [
         ['/manage/authority', 'sharing'],
+        ['/manage/onlinelist', 'client list'],
+        ['/manage/onlinestat', 'client data'],
         ['/account', 'profile'],
         ['/manage/status', 'interim screen'],
         ['/manage/visualization/topo', 'interim Beta screen'],
