@@ -703,8 +703,14 @@ export class Ingest {
       // A device that went offline takes its clients with it (clients/ingest.ts).
       const offline = writes.filter((r) => isOfflineStatus(r.status)).map((r) => r.sn);
       if (offline.length) {
-        await ensureClientPartitions(this.database, this.now());
-        events.push(...(await dropClientsOf(tx, offline, this.now())));
+        try {
+          await ensureClientPartitions(this.database, this.now());
+          events.push(...(await tx.transaction((sp) => dropClientsOf(sp, offline, this.now()))));
+        } catch (err) {
+          // The upkeep job removes them later; the status itself must not be lost.
+          if (isTransientDbError(err)) throw err;
+          this.log.error({ err }, 'mqtt: clients of devices gone offline not removed');
+        }
       }
       await publishEvents(tx, events);
       await settleFinalOutcomes(tx, changes, this.now());
@@ -756,7 +762,15 @@ export class Ingest {
         keep: ['ports', 'portCount', 'meshRole'],
       });
       // Online clients (clients/ingest.ts, decision 0035): each device's list replaces its last.
-      await publishEvents(tx, await syncOnlineClients(tx, items));
+      // In a savepoint: a failure of its own costs the batch its clients, not the device state.
+      let clientEvents: BusEvent[] = [];
+      try {
+        clientEvents = await tx.transaction((sp) => syncOnlineClients(sp, items));
+      } catch (err) {
+        if (isTransientDbError(err)) throw err;
+        this.log.error({ err }, 'mqtt: online clients of a telemetry batch not written');
+      }
+      await publishEvents(tx, clientEvents);
     });
     return items.map(() => null);
   }
