@@ -1,6 +1,14 @@
 import { type SimulatedDevice, type Station, startDevice } from '@beacon/agent';
-import type { BlacklistView, ClientStatsView, ClientView, ForceOfflineView } from '@beacon/protocol';
+import {
+  type BlacklistView,
+  type ClientStatsView,
+  type ClientView,
+  deriveDeviceSecret,
+  type ForceOfflineView,
+  upTopic,
+} from '@beacon/protocol';
 import { eq, sql } from 'drizzle-orm';
+import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices } from '../src/db/schema.ts';
 import { insertProject, testSn, waitFor } from './devices.helpers.ts';
@@ -268,5 +276,88 @@ describe('online clients', () => {
     );
     expect(rows[0].n).toBeGreaterThanOrEqual(before);
     expect((await list('?status=offline&pageSize=200')).total).toBeGreaterThanOrEqual(before);
+  });
+
+  it('takes a hostile list (a MAC twice in any case, 1000 entries) as one row per client, and a roam moves it', async () => {
+    const raw = async (id: string) => {
+      const c = await mqtt.connectAsync(server.gateway.brokerUrl, {
+        clientId: id,
+        username: id,
+        password: await deriveDeviceSecret(server.config.factoryKey, id),
+        reconnectPeriod: 0,
+      });
+      const hello = {
+        sn: id,
+        model: 'BA-W1200C',
+        type: 'ap',
+        firmware: '4.2.0',
+        capabilities: ['wifi'],
+        mac: '02:00:00:00:00:07',
+        ip: '10.0.0.7',
+        mode: 1,
+        revision: 0,
+        uptime: 5,
+        bootId: 'boot-1',
+        protocol: 1,
+        ts: Date.now(),
+      };
+      await c.publishAsync(upTopic(id, 'hello'), JSON.stringify(hello), { qos: 1 });
+      await waitFor(async () => {
+        const [row] = await server.database.db.select().from(devices).where(eq(devices.sn, id));
+        return row;
+      }, 'the raw device');
+      await server.database.db.update(devices).set({ projectId }).where(eq(devices.sn, id));
+      return c;
+    };
+    const station = (i: number, upper: boolean) => {
+      const mac = `02:AB:00:00:${String(Math.floor(i / 100)).padStart(2, '0')}:${String(i % 100).padStart(2, '0')}`;
+      return {
+        mac: upper ? mac : mac.toLowerCase(),
+        name: `guest-${i}`,
+        ip: '10.9.0.1',
+        kind: 'phone',
+        wired: false,
+        ssid: 'Hostile',
+        band: '2.4G',
+        rssi: -60,
+        txRate: 1,
+        rxRate: 1,
+        txBytes: 1,
+        rxBytes: 1,
+        onlineSeconds: 10,
+        vlan: null,
+      };
+    };
+    const telemetry = (clients: unknown[]) =>
+      JSON.stringify({
+        ts: Date.now(),
+        uptime: 6,
+        cpu: 10,
+        memory: 20,
+        clientCount: clients.length,
+        clients,
+        led: false,
+        locating: false,
+      });
+    const a = testSn('R');
+    const b = testSn('R');
+    const ca = await raw(a);
+    const cb = await raw(b);
+    try {
+      const list500 = Array.from({ length: 500 }, (_, i) => [station(i, true), station(i, false)]).flat();
+      await ca.publishAsync(upTopic(a, 'telemetry'), telemetry(list500), { qos: 1 });
+      await waitFor(async () => (await list(`?sn=${a}`)).total === 500, 'one row per client', 20_000);
+      // The same client now on the other AP: it moves (one row, same session start).
+      const before = (await list(`?sn=${a}&mac=02:AB:00:00:00:07`)).items[0];
+      await cb.publishAsync(upTopic(b, 'telemetry'), telemetry([station(7, true)]), { qos: 1 });
+      await waitFor(async () => (await list(`?sn=${b}`)).total === 1, 'the roamed client', 20_000);
+      const moved = (await list(`?sn=${b}`)).items[0];
+      expect(moved.mac).toBe('02:AB:00:00:00:07');
+      expect(moved.joinedAt).toBe(before.joinedAt);
+      expect((await list(`?sn=${a}`)).total).toBe(499);
+    } finally {
+      await ca.endAsync(true);
+      await cb.endAsync(true);
+    }
   });
 });
