@@ -4,6 +4,7 @@ import { Button, Empty, Form, Input, Modal, Popconfirm, Space, Table, Typography
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText, showError, showSuccess } from '../../state/feedback.ts';
+import { useProjectTime } from '../projects/useProjectTime.ts';
 import { clientsApi, clientsKey } from './api.ts';
 
 /** The project's client blacklist: at most CLIENT_BLACKLIST_MAX MACs that its devices refuse. */
@@ -20,6 +21,7 @@ export function BlacklistModal({
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const { format } = useProjectTime(projectId);
   const [mac, setMac] = useState('');
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
@@ -144,7 +146,7 @@ export function BlacklistModal({
             dataIndex: 'createdAt',
             title: t('clients.blacklistCreated'),
             sorter: (a, b) => a.createdAt.localeCompare(b.createdAt),
-            render: (v: string) => new Date(v).toLocaleString(),
+            render: (v: string) => format(v),
           },
           {
             key: 'actions',

@@ -9,22 +9,35 @@ import { useIsPhone } from '../../layout/useIsPhone.ts';
 import { useCurrentProject } from '../../session/currentProject.ts';
 import { errorText } from '../../state/feedback.ts';
 import { useLiveDeviceEvents } from '../devices/useLiveEvents.ts';
+import { useProjectTime } from '../projects/useProjectTime.ts';
 import { clientsApi, clientsKey } from './api.ts';
 import { EChart, type EChartOption } from './EChart.tsx';
 
 const DAY_CHOICES = [1, 3, 7, 14, 30] as const;
 
-function lineOption(series: ClientStatsView['byBand'], range: ClientStatRange, phone: boolean): EChartOption {
+/** Times on the project's clock (useProjectTime): "YYYY-MM-DD HH:mm". */
+type Format = (value: string) => string;
+
+function lineOption(
+  series: ClientStatsView['byBand'],
+  range: ClientStatRange,
+  phone: boolean,
+  format: Format,
+): EChartOption {
   const longRange = range === '7d' || range === '30d';
+  const at = (v: number) => format(new Date(v).toISOString());
   return {
-    tooltip: { trigger: 'axis' },
+    tooltip: {
+      trigger: 'axis',
+      axisPointer: { label: { formatter: (p: { value: number }) => at(p.value) } },
+    },
     legend: { type: 'scroll', top: 0 },
     grid: { left: 40, right: 16, top: 36, bottom: 28 },
     xAxis: {
       type: 'time',
       axisLabel: {
         hideOverlap: true,
-        formatter: longRange ? '{MM}-{dd}' : '{HH}:{mm}',
+        formatter: (v: number) => (longRange ? at(v).slice(5, 10) : at(v).slice(11, 16)),
         fontSize: phone ? 10 : 12,
       },
     },
@@ -61,6 +74,7 @@ export function ClientDataPage() {
   const current = useCurrentProject();
   const projectId = current?.id;
   const live = useLiveDeviceEvents(projectId);
+  const { format } = useProjectTime(projectId);
   const phone = useIsPhone();
   const [range, setRange] = useState<ClientStatRange>('24h');
   const [days, setDays] = useState<number>(7);
@@ -77,12 +91,13 @@ export function ClientDataPage() {
   const options = useMemo(() => {
     if (!data) return null;
     return {
-      total: lineOption([{ key: t('clients.stats.clients'), points: data.total }], range, phone),
-      band: lineOption(data.byBand, range, phone),
+      total: lineOption([{ key: t('clients.stats.clients'), points: data.total }], range, phone, format),
+      band: lineOption(data.byBand, range, phone, format),
       ssid: lineOption(
         data.bySsid.map((s) => ({ ...s, key: s.key || none })),
         range,
         phone,
+        format,
       ),
       pieBand: pieOption(data.pies.band, none),
       pieSsid: pieOption(data.pies.ssid, none),
@@ -91,7 +106,7 @@ export function ClientDataPage() {
         none,
       ),
     };
-  }, [data, range, phone, none, t]);
+  }, [data, range, phone, none, t, format]);
 
   if (!current) return <NoProject title={t('route.clientData')} />;
   const hasSeries = Boolean(data?.byBand.length);
