@@ -88,6 +88,9 @@ async function clientScreens(page: Page, projectId: number): Promise<void> {
     })
     .toBeGreaterThan(0);
   await expect.poll(() => page.getByTestId('pie-kind').locator('svg').count(), { timeout: 10_000 }).toBe(1);
+  // The current bucket of the lines counts the clients online now (samples come every 5 minutes).
+  await expect.poll(() => page.getByTestId('chart-band').locator('svg').count(), { timeout: 10_000 }).toBe(1);
+  await expect.poll(() => page.getByTestId('chart-ssid').locator('svg').count(), { timeout: 10_000 }).toBe(1);
   await page.getByTestId('stats-range').getByText('7 days').click();
   await expectAccessible(page, 'client data @1440');
 

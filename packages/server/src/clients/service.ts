@@ -219,11 +219,25 @@ export async function clientStats(
                group by at, k) s
        group by b, k order by b`);
     const byKey = new Map<string, Map<number, number>>();
-    for (const r of rows) {
-      const m = byKey.get(r.k) ?? new Map<number, number>();
-      m.set(Number(r.b), r.n);
-      byKey.set(r.k, m);
-    }
+    const put = (k: string, b: number, n: number) => {
+      const m = byKey.get(k) ?? new Map<number, number>();
+      m.set(b, Math.max(m.get(b) ?? 0, n));
+      byKey.set(k, m);
+    };
+    for (const r of rows) put(r.k, Number(r.b), r.n);
+    // The current bucket also counts the clients online now (a sample comes every 5 minutes).
+    const key =
+      column === 'band'
+        ? sql.raw(`coalesce(oc.band, case when oc.wired then 'wired' else 'unknown' end)`)
+        : column === 'ssid'
+          ? sql.raw(`coalesce(oc.ssid, '')`)
+          : sql.raw(`'total'`);
+    const { rows: live } = await db.execute<{ k: string; n: number }>(sql`
+      select ${key} as k, count(*)::int as n from online_clients oc
+        join device_state ds on ds.sn = oc.sn
+        join devices od on od.sn = oc.sn and od.project_id = oc.project_id
+       where oc.project_id = ${projectId} and ds.status not in (0, 9) group by 1`);
+    for (const r of live) put(r.k, to - bucket, r.n);
     // Every bucket of the range is a point (0 when no client was sampled in it).
     const times: number[] = [];
     for (let t = from; t < to; t += bucket) times.push(t);
