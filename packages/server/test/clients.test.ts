@@ -125,6 +125,11 @@ describe('online clients', () => {
     const band = target.band!;
     const banded = await list(`?band=${encodeURIComponent(band)}&pageSize=200`);
     expect(banded.items.length).toBe(all.filter((c) => c.band === band).length);
+    const bySsid = await list(`?ssid=${encodeURIComponent(target.ssid!)}&pageSize=200`);
+    expect(bySsid.items.length).toBe(all.filter((c) => c.ssid === target.ssid).length);
+    const kind = await list(`?kind=${target.kind}&sn=${sn}&pageSize=200`);
+    expect(kind.items.length).toBe(all.filter((c) => c.kind === target.kind).length);
+    expect((await list('?model=BA-W1200C')).total).toBe(all.length);
     expect((await list('?model=NO-SUCH-MODEL')).total).toBe(0);
     const bad = await owner.client.get(`/projects/${projectId}/clients?sort=nope`);
     expect(bad.status).toBe(400);

@@ -72,6 +72,14 @@ export function ClientListPage() {
     placeholderData: keepPreviousData,
   });
 
+  // The SSIDs to filter by: those seen in the latest week (the pies of the client stats).
+  const ssids = useQuery({
+    queryKey: [...clientsKey(projectId), 'ssids'],
+    queryFn: () => clientsApi.stats(projectId!, { range: '12h', days: 7 }),
+    enabled: projectId !== undefined,
+    select: (s) => s.pies.ssid.map((x) => x.key).filter((k) => k !== ''),
+  });
+
   useEffect(() => {
     void projectId;
     setSelected([]);
@@ -89,6 +97,7 @@ export function ClientListPage() {
       order: params.order,
       band: params.band,
       kind: params.kind,
+      ssid: params.ssid,
       status: params.status,
     };
     if (v) {
@@ -379,6 +388,14 @@ export function ClientListPage() {
             }
             options={options(Object.values(FrequencyBand), (v) => v)}
             data-testid="filter-band"
+          />
+          <Select
+            aria-label={t('clients.filter.ssid')}
+            value={params.ssid ?? ''}
+            style={{ width: 150 }}
+            onChange={(v: string) => setParams((p) => ({ ...p, page: 1, ssid: v || undefined }))}
+            options={options(ssids.data ?? [], (v) => v)}
+            data-testid="filter-ssid"
           />
           <Select
             aria-label={t('clients.filter.kind')}
