@@ -87,6 +87,8 @@ describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
         ['/manage/networkconf/port', 'port mapping'],
         ['/manage/networkconf/router', 'route table'],
         ['/manage/alarminfo', 'alarm'],
+        ['/manage/onlinelist', 'client list'],
+        ['/manage/onlinestat', 'client data'],
         ['/account', 'profile'],
         ['/manage/status', 'status'],
         ['/manage/devsrunstat', 'device data'],

@@ -1,7 +1,12 @@
 import { type Incident, type SimulatedDevice, startDevice } from '@beacon/agent';
 
 /** Models of the e2e pool: one AP, one switch, one CPE (serial numbers E2EPOOL{type}{n}). */
-const POOL: { sn: string; model: string; incident?: { kind: Incident; everyMs: number } }[] = [
+const POOL: {
+  sn: string;
+  model: string;
+  incident?: { kind: Incident; everyMs: number };
+  clients?: { population: number; onlineShare: number };
+}[] = [
   { sn: 'E2EPOOLAP0000001', model: 'BA-W1200C' },
   { sn: 'E2EPOOLAP0000002', model: 'BA-W1200C' },
   { sn: 'E2EPOOLSW0000001', model: 'BS-S1008P' },
@@ -17,6 +22,8 @@ const POOL: { sn: string; model: string; incident?: { kind: Incident; everyMs: n
   { sn: 'E2EPOOLAP0000006', model: 'BA-W1200C', incident: { kind: 'ip-conflict', everyMs: 3000 } },
   // logs.test.ts: its reboot's "booted" event reaches the Log screen live.
   { sn: 'E2EPOOLAP0000005', model: 'BA-W1200C' },
+  // clients.test.ts: an AP with clients online at any hour (the pool sends no client events).
+  { sn: 'E2EPOOLAP0000004', model: 'BA-W1200C', clients: { population: 12, onlineShare: 0.75 } },
 ];
 
 /**
@@ -40,6 +47,7 @@ export async function startE2eDevicePool(
         backoffMaxMs: 1000,
         clientEvents: false,
         incident: d.incident,
+        clients: d.clients,
       }),
     ),
   );

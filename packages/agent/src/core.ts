@@ -132,6 +132,7 @@ export class DeviceCore {
           capacity: this.info.maxClientsPerBand * this.info.bands.length,
           ssids: () => this.ssids(),
           onClient: (event, station, from) => this.onClient(event, station, from),
+          refuses: (mac) => this.refuses(mac),
         }
       : null;
   }
@@ -345,6 +346,12 @@ export class DeviceCore {
     return [`Beacon-${this.sn.slice(-4)}`];
   }
 
+  /** The configuration's client blacklist (decision 0035): these MACs may not join. */
+  private refuses(mac: string): boolean {
+    const list = this.store.document.clientBlacklist;
+    return Boolean(list?.length && list.some((m) => m.toUpperCase() === mac.toUpperCase()));
+  }
+
   private onClient(event: 'joined' | 'left' | 'roamed', s: Station, from?: string): void {
     if (!this.options.clientEvents || !this.link?.connected) return;
     const name = event === 'joined' ? 'client-joined' : event === 'left' ? 'client-left' : 'client-roamed';
@@ -535,7 +542,8 @@ export class DeviceCore {
         });
         return;
       case 'kick-client': {
-        const ok = this.options.world.kick(this.sn, cmd.params.mac);
+        // Held off for 10 minutes (scaled), as a real AP keeps a kicked client away for a while.
+        const ok = this.options.world.kick(this.sn, cmd.params.mac, 600_000 * this.options.timeScale);
         this.reply(
           cmd.id,
           ok ? 0 : Codes.NOT_FOUND,
@@ -723,6 +731,8 @@ export class DeviceCore {
       ...(typeof document.led === 'boolean' ? { led: document.led } : {}),
     });
     await this.refreshHash();
+    // Clients now on the blacklist are dropped at once.
+    if (this.ap) this.options.world.enforce(this.sn);
     this.operation = null;
     this.status = DeviceStatus.ONLINE;
     this.reply(cmd.id, 0, undefined, { revision });

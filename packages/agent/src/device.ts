@@ -50,6 +50,11 @@ export interface DeviceOptions {
   clientEvents?: boolean;
   /** Has this incident again and again (incidents.ts), every `everyMs` while connected: tests, demos. */
   incident?: { kind: Incident; everyMs: number };
+  /**
+   * Clients of the device's own world (without `world`): how many stations, and the share of them
+   * online whatever the simulated hour (e2e devices that must show clients at any time of day).
+   */
+  clients?: { population: number; onlineShare?: number };
   log?: (message: string) => void;
 }
 
@@ -182,7 +187,17 @@ export async function startDevice(options: DeviceOptions): Promise<SimulatedDevi
   const info = resolveModel(options);
   const log = options.log ?? (() => {});
   const timeScale = options.timeScale ?? 1;
-  const ownWorld = options.world ? null : new ClientWorld({ site: seedOf(options.sn) & 0xfff, timeScale });
+  const ownWorld = options.world
+    ? null
+    : new ClientWorld({
+        site: seedOf(options.sn) & 0xfff,
+        timeScale,
+        population: options.clients?.population,
+        onlineShare: options.clients?.onlineShare,
+        tickMs: options.clients
+          ? Math.max(200, Math.min(5000, (options.telemetryMs ?? 30_000) / 2))
+          : undefined,
+      });
   const world = options.world ?? ownWorld!;
   const r = rng(seedOf(options.sn));
   const store = await ConfigStore.open(

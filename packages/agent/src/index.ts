@@ -19,4 +19,4 @@ export {
 export { INCIDENTS, type Incident, type IncidentOptions, triggerIncident } from './incidents.ts';
 export { MqttLink } from './link.ts';
 export { ConfigStore, FACTORY_PASSWORD } from './store.ts';
-export { ClientWorld, diurnal } from './world.ts';
+export { ClientWorld, diurnal, type Station } from './world.ts';

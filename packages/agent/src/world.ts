@@ -18,6 +18,8 @@ export interface Station {
   rxBytes: number;
   joinedAt: number;
   vlan: number | null;
+  /** Real time (ms) until which a kicked station stays away (real APs hold a kicked client off). */
+  heldUntil?: number;
 }
 
 /** What the world needs from a device that serves Wi-Fi clients. */
@@ -28,6 +30,8 @@ export interface AccessPoint {
   /** SSIDs clients may join now; empty while the radio is down (rebooting, offline…). */
   ssids(): string[];
   onClient(event: 'joined' | 'left' | 'roamed', station: Station, from?: string): void;
+  /** A MAC the AP refuses (its configuration's client blacklist). */
+  refuses?(mac: string): boolean;
 }
 
 const KINDS: { kind: ClientKind; weight: number; oui: string[]; names: string[]; rate: [number, number] }[] =
@@ -118,6 +122,8 @@ export interface WorldOptions {
   tickMs?: number;
   /** Subnet prefix of the site, e.g. "10.16.3". */
   subnet?: string;
+  /** Share of the stations online whatever the hour (0 to 1); default the diurnal curve. */
+  onlineShare?: number;
 }
 
 /**
@@ -134,6 +140,7 @@ export class ClientWorld {
   private readonly tickMs: number;
   private readonly realStart = Date.now();
   private readonly population?: number;
+  private readonly onlineShare?: number;
   private timer: NodeJS.Timeout | null = null;
   private lastTick = Date.now();
 
@@ -144,6 +151,7 @@ export class ClientWorld {
     this.timeScale = options.timeScale ?? 1;
     this.tickMs = options.tickMs ?? 5000;
     this.population = options.population;
+    this.onlineShare = options.onlineShare;
   }
 
   /** Simulated hour of the day: the wall clock, accelerated by 1 / time scale. */
@@ -181,12 +189,30 @@ export class ClientWorld {
     return this.stations.filter((s) => s.apSn !== null);
   }
 
-  /** Forces a client off its AP; false when it is not there. */
-  kick(sn: string, mac: string): boolean {
+  /**
+   * Forces a client off its AP; false when it is not there. It stays away for `holdMs` (real ms), as
+   * a real AP holds off a client it kicked, so that it does not join again at the next step.
+   */
+  kick(sn: string, mac: string, holdMs = 0): boolean {
     const s = this.stations.find((x) => x.apSn === sn && x.mac.toUpperCase() === mac.toUpperCase());
     if (!s) return false;
     this.leave(s);
+    if (holdMs > 0) s.heldUntil = Date.now() + holdMs;
     return true;
+  }
+
+  /** The AP's blacklist changed: the stations it now refuses leave it. Answers how many left. */
+  enforce(sn: string): number {
+    const ap = this.aps.get(sn);
+    if (!ap?.refuses) return 0;
+    let n = 0;
+    for (const s of this.stations) {
+      if (s.apSn === sn && ap.refuses(s.mac)) {
+        this.leave(s);
+        n++;
+      }
+    }
+    return n;
   }
 
   /** The AP went down: its clients leave (they come back to it or another AP later). */
@@ -233,9 +259,14 @@ export class ClientWorld {
     };
   }
 
-  private available(except?: string): AccessPoint[] {
+  /** APs a station may join now (not `except`, not one that refuses its MAC). */
+  private available(except?: string, mac?: string): AccessPoint[] {
     return [...this.aps.values()].filter(
-      (ap) => ap.sn !== except && ap.ssids().length > 0 && this.clientsOf(ap.sn).length < ap.capacity,
+      (ap) =>
+        ap.sn !== except &&
+        ap.ssids().length > 0 &&
+        this.clientsOf(ap.sn).length < ap.capacity &&
+        !(mac && ap.refuses?.(mac)),
     );
   }
 
@@ -291,13 +322,14 @@ export class ClientWorld {
     }
     // Coming and going with the time of day.
     const online = this.stations.filter((s) => s.apSn);
-    const target = Math.round(this.stations.length * diurnal(this.hour(now)));
-    const offline = this.stations.filter((s) => !s.apSn);
+    const share = this.onlineShare ?? diurnal(this.hour(now));
+    const target = Math.round(this.stations.length * share);
+    const offline = this.stations.filter((s) => !s.apSn && !(s.heldUntil && s.heldUntil > now));
     if (online.length < target) {
       for (let n = Math.ceil((target - online.length) * 0.4); n > 0 && offline.length; n--) {
-        const aps = this.available();
-        if (!aps.length) break;
         const s = offline.splice(Math.floor(r() * offline.length), 1)[0];
+        const aps = this.available(undefined, s.mac);
+        if (!aps.length) continue;
         this.join(s, pick(r, aps));
       }
     } else if (online.length > target) {
@@ -308,7 +340,7 @@ export class ClientWorld {
     // Roaming between the APs of the site.
     for (const s of this.stations) {
       if (!s.apSn || r() > 0.03) continue;
-      const to = this.available(s.apSn);
+      const to = this.available(s.apSn, s.mac);
       if (!to.length) continue;
       const from = s.apSn;
       const ap = pick(r, to);

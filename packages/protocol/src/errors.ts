@@ -191,6 +191,9 @@ export const ERROR_CATALOGUE = {
   5242: e('A maintenance window ends after it starts and lasts at most 31 days', 400),
   // Logs (src/logs/ of the server, docs/decisions/0036).
   5230: e('The time range is invalid: its start is after its end', 400),
+  // Online clients (src/clients/ of the server, docs/decisions/0035).
+  5220: e('The client blacklist is full (at most 100 entries)', 409),
+  5221: e('The client is not online on this device', 404),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -317,6 +320,8 @@ export const Codes = {
   WEBHOOK_SECRET_REQUIRED: 5241,
   WINDOW_RANGE: 5242,
   LOG_RANGE: 5230,
+  CLIENT_BLACKLIST_FULL: 5220,
+  CLIENT_NOT_ONLINE: 5221,
 } as const satisfies Record<string, ErrorCode>;
 
 /** Client-side failures that have no server code (SPEC.md §7). */

@@ -24,6 +24,7 @@ import { accountRoutes } from './accounts/routes.ts';
 import { alarmRoutes } from './alarms/routes.ts';
 import { HEALTH_PATH, registerPrincipal, signedInHook } from './auth/principal.ts';
 import { authRoutes } from './auth/routes.ts';
+import { clientRoutes } from './clients/routes.ts';
 import { configRoutes } from './config/routes.ts';
 import { switchRoutes } from './config/switch-routes.ts';
 import type { Deps } from './deps.ts';
@@ -157,6 +158,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         await switchRoutes(signed as App, deps);
         await networkRoutes(signed as App, deps);
         await alarmRoutes(signed as App, deps);
+        await clientRoutes(signed as App, deps);
       });
     },
     { prefix: API_PREFIX },

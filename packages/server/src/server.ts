@@ -2,6 +2,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { registerAlarmJobs, startAlarmSweep } from './alarms/jobs.ts';
 import { buildApp } from './app.ts';
+import { registerClientsUpkeep, startClientsUpkeep } from './clients/upkeep.ts';
 import { registerConfigConvergence, startConfigConvergence } from './config/convergence.ts';
 import { type Config, PUBLIC_FACTORY_KEY_WARNING } from './config.ts';
 import { connect, type Database, runMigrations } from './db/client.ts';
@@ -87,6 +88,8 @@ export async function startServer(
   await startLogRetention(database.db, now());
   registerStatsRollup(jobs, { database, log: logger });
   await startStatsRollup(database.db, now());
+  registerClientsUpkeep(jobs, database, gateway);
+  await startClientsUpkeep(database, now());
   let address = '';
   if (options.listen !== false) {
     address = await app.listen({ port: config.port, host: config.host });

@@ -61,6 +61,8 @@ const PortMappingPage = named(() => import('./features/network/PortMappingPage.t
 const RouteTablePage = named(() => import('./features/network/RouteTablePage.tsx'), 'RouteTablePage');
 const StatusPage = named(() => import('./features/stats/StatusPage.tsx'), 'StatusPage');
 const DeviceDataPage = named(() => import('./features/stats/DeviceDataPage.tsx'), 'DeviceDataPage');
+const ClientListPage = named(() => import('./features/clients/ClientListPage.tsx'), 'ClientListPage');
+const ClientDataPage = named(() => import('./features/clients/ClientDataPage.tsx'), 'ClientDataPage');
 
 const REAL_PAGES: Record<string, () => ReactNode> = {
   '/overview/list': () => <ProjectListPage />,
@@ -77,6 +79,8 @@ const REAL_PAGES: Record<string, () => ReactNode> = {
   '/manage/runlog': () => <LogPage />,
   '/manage/status': () => <StatusPage />,
   '/manage/devsrunstat': () => <DeviceDataPage />,
+  '/manage/onlinelist': () => <ClientListPage />,
+  '/manage/onlinestat': () => <ClientDataPage />,
 };
 
 /**

@@ -341,5 +341,12 @@ export const LiveEvent = z.discriminatedUnion('type', [
   }),
   /** New device statistics were stored for the project (throttled per project; stats/ingest). */
   z.object({ type: z.literal('stats.updated'), projectId: z.number().int(), at: z.string() }),
+  z.object({
+    type: z.literal('clients.changed'),
+    projectId: z.number().int(),
+    /** Devices whose client list changed (telemetry, force offline); empty for a blacklist change. */
+    sns: z.array(z.string()),
+    at: z.string(),
+  }),
 ]);
 export type LiveEvent = z.infer<typeof LiveEvent>;

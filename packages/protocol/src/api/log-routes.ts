@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { Paged } from './envelope.ts';
 import { ProjectParams } from './ids.ts';
 import {

@@ -36,6 +36,7 @@ import {
   validateTimerShutdown,
   validateTxPower,
 } from '../validators/wireless.ts';
+import { macSchema } from './messages.ts';
 import { Capability, hasCapability, type ModelInfo } from './models.ts';
 import { switchConfigSchema, validateSwitchConfig } from './switch-config.ts';
 
@@ -174,6 +175,8 @@ export const deviceConfigSchema = z.looseObject({
   radios: z.array(radioConfigSchema).optional(),
   /** A switch's ports, QVLAN, management VLAN and IP (switch-config.ts, docs/decisions/0039). */
   switch: switchConfigSchema.optional(),
+  /** Client MACs the device refuses and drops (the project's client blacklist, decision 0035). */
+  clientBlacklist: z.array(macSchema).max(100).optional(),
 });
 export type DeviceConfig = z.output<typeof deviceConfigSchema>;
 export type DeviceConfigInput = z.input<typeof deviceConfigSchema>;

@@ -5,6 +5,7 @@
 export * from './schema/accounts.ts';
 export * from './schema/alarms.ts';
 export * from './schema/audit.ts';
+export * from './schema/clients.ts';
 export * from './schema/commands.ts';
 export * from './schema/config.ts';
 export * from './schema/devices.ts';

@@ -23,6 +23,7 @@ import {
 import { asc, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
+import { dropClientsOf, ensureClientPartitions, syncOnlineClients } from '../clients/ingest.ts';
 import type { Database, DbOrTx } from '../db/client.ts';
 import { deviceState, devices } from '../db/schema.ts';
 import { type DeviceRow, selectDevices } from '../devices/row.ts';
@@ -717,6 +718,18 @@ export class Ingest {
         inventory.map((row) => ({ ...row, updatedAt: this.now() })),
       );
       await scheduleAwayChecks(tx, away, new Date(this.now().getTime() + this.awayDeadlineMs));
+      // A device that went offline takes its clients with it (clients/ingest.ts).
+      const offline = writes.filter((r) => isOfflineStatus(r.status)).map((r) => r.sn);
+      if (offline.length) {
+        try {
+          await ensureClientPartitions(this.database, this.now());
+          events.push(...(await tx.transaction((sp) => dropClientsOf(sp, offline, this.now()))));
+        } catch (err) {
+          // The upkeep job removes them later; the status itself must not be lost.
+          if (isTransientDbError(err)) throw err;
+          this.log.error({ err }, 'mqtt: clients of devices gone offline not removed');
+        }
+      }
       await publishEvents(tx, events);
       await settleFinalOutcomes(tx, changes, this.now());
       return results;
@@ -757,6 +770,7 @@ export class Ingest {
         lastSeenAt: now,
       };
     });
+    await ensureClientPartitions(this.database, this.now());
     const samples = await this.database.db.transaction(async (tx) => {
       // The row lock also reads the previous telemetry: its counters make this one's byte deltas.
       const previous = await lockPrevious(
@@ -766,6 +780,16 @@ export class Ingest {
       await updateRows(tx, deviceState, 'sn', TELEMETRY_COLUMNS, rows as Partial<DeviceRow>[], {
         keep: ['ports', 'portCount', 'meshRole'],
       });
+      // Online clients (clients/ingest.ts, decision 0035): each device's list replaces its last.
+      // In a savepoint: a failure of its own costs the batch its clients, not the device state.
+      let clientEvents: BusEvent[] = [];
+      try {
+        clientEvents = await tx.transaction((sp) => syncOnlineClients(sp, items));
+      } catch (err) {
+        if (isTransientDbError(err)) throw err;
+        this.log.error({ err }, 'mqtt: online clients of a telemetry batch not written');
+      }
+      await publishEvents(tx, clientEvents);
       return sampleBatch(items, previous);
     });
     // Statistics after the state commit, in their own statements: a failure there is logged and

@@ -6,10 +6,12 @@ import {
   alarmSettings,
   alarms,
   alarmWindows,
+  clientBlacklist,
   configRevisions,
   devices,
   firmwareImages,
   networkRevisions,
+  onlineClients,
   projectLogSettings,
   projectMembers,
   projects,
@@ -1204,6 +1206,127 @@ const statsResource: ContractResource = {
   ],
 };
 
+let clientCounter = 0;
+
+/** Online clients (src/clients/, decision 0035): an AP with one online client and one blacklisted MAC. */
+const clientsResource: ContractResource = {
+  name: 'clients',
+  async setup(world) {
+    const sn = contractSn('L');
+    const seen = new Date();
+    const { db } = world.server.database;
+    await insertDevice(world.server.database, {
+      sn,
+      projectId: world.projectId,
+      model: 'BA-W1200C',
+      type: 'ap',
+      status: 0,
+      firstSeenAt: seen,
+      lastSeenAt: seen,
+    });
+    clientCounter += 1;
+    const n = (process.pid * 1000 + clientCounter) % 0xffffff;
+    const mac = `02:CC:${[n >> 16, (n >> 8) & 255, n & 255, 1].map((b) => b.toString(16).padStart(2, '0').toUpperCase()).join(':')}`;
+    await db.insert(onlineClients).values({
+      projectId: world.projectId,
+      mac,
+      sn,
+      name: 'Contract-Phone',
+      ip: '10.0.0.9',
+      kind: 'phone',
+      ssid: 'Contract',
+      band: '5G',
+      rssi: -50,
+      joinedAt: seen,
+      seenAt: seen,
+    });
+    await db
+      .insert(clientBlacklist)
+      .values({ projectId: world.projectId, mac: '02:BB:00:00:00:01', createdAt: seen })
+      .onConflictDoNothing();
+    return { sn, mac };
+  },
+  async state(ctx) {
+    const { db } = ctx.server.database;
+    return {
+      online: await db
+        .select()
+        .from(onlineClients)
+        .where(eq(onlineClients.projectId, ctx.projectId))
+        .orderBy(asc(onlineClients.mac)),
+      blacklist: await db
+        .select()
+        .from(clientBlacklist)
+        .where(eq(clientBlacklist.projectId, ctx.projectId))
+        .orderBy(asc(clientBlacklist.mac)),
+    };
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/clients',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/clients?sort=name&order=asc&band=5G&q=Contract`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/clients/stats',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/clients/stats?range=7d&days=3`,
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/clients/force-offline',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/clients/force-offline`,
+      body: (c) => ({ clients: [{ sn: c.fixture.sn, mac: c.fixture.mac }] }),
+      invalid: [
+        { label: 'no clients', body: { clients: [] }, code: 16 },
+        { label: 'a MAC that is not one', body: { clients: [{ sn: 'X', mac: 'nope' }] }, code: 16 },
+        {
+          label: 'more than 100 clients',
+          body: { clients: Array.from({ length: 101 }, () => ({ sn: 'X', mac: '02:00:00:00:00:01' })) },
+          code: 16,
+        },
+      ],
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/clients/blacklist',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/clients/blacklist`,
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/clients/blacklist',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/clients/blacklist`,
+      body: () => ({ macs: ['02:BB:00:00:00:02'], note: 'contract' }),
+      invalid: [
+        { label: 'no MACs', body: { macs: [] }, code: 16 },
+        { label: 'a MAC that is not one', body: { macs: ['02:BB'] }, code: 16 },
+        {
+          label: 'more than 100 MACs',
+          body: {
+            macs: Array.from(
+              { length: 101 },
+              (_, i) =>
+                `02:BB:00:00:${String(Math.floor(i / 100)).padStart(2, '0')}:${String(i % 100).padStart(2, '0')}`,
+            ),
+          },
+          code: 16,
+        },
+      ],
+    },
+    {
+      method: 'DELETE',
+      pattern: '/api/v1/projects/:id/clients/blacklist/:mac',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/clients/blacklist/${encodeURIComponent('02:BB:00:00:00:01')}`,
+    },
+  ],
+};
+
 export const CONTRACT_RESOURCES: ContractResource[] = [
   projectResource,
   sharingResource,
@@ -1211,6 +1334,7 @@ export const CONTRACT_RESOURCES: ContractResource[] = [
   maintenanceResource,
   configResource,
   projectConfigResource,
+  clientsResource,
   statsResource,
   logResource,
   alarmResource,

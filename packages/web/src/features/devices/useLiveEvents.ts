@@ -20,6 +20,7 @@ export function useLiveDeviceEvents(projectId: number | undefined): boolean {
     let delay = 500;
     const pending = new Set<string>();
     let logs = false;
+    let clientsChanged = false;
     const schedule = () => {
       if (flush) return;
       flush = setTimeout(() => {
@@ -28,6 +29,8 @@ export function useLiveDeviceEvents(projectId: number | undefined): boolean {
         logs = false;
         if (pending.size === 0) return;
         queryClient.invalidateQueries({ queryKey: ['devices', projectId] });
+        if (clientsChanged) queryClient.invalidateQueries({ queryKey: ['clients', projectId] });
+        clientsChanged = false;
         for (const sn of pending) {
           queryClient.invalidateQueries({ queryKey: ['device', projectId, sn] });
           queryClient.invalidateQueries({ queryKey: ['maintenance', projectId, sn] });
@@ -63,6 +66,12 @@ export function useLiveDeviceEvents(projectId: number | undefined): boolean {
         if (event.type === 'stats.updated') {
           // New statistics (throttled per project by the server): the stats screens refetch.
           queryClient.invalidateQueries({ queryKey: ['stats', projectId] });
+          return;
+        }
+        if (event.type === 'clients.changed') {
+          // Online clients joined, left or were forced off (features/clients).
+          clientsChanged = true;
+          schedule();
           return;
         }
         pending.add(event.sn);

@@ -1,0 +1,230 @@
+import type { Telemetry } from '@beacon/protocol';
+import { and, inArray, sql } from 'drizzle-orm';
+import type { Database, DbOrTx } from '../db/client.ts';
+import { ensureDailyPartitions } from '../db/partitions.ts';
+import { clientSessions, devices, onlineClients } from '../db/schema.ts';
+import type { BusEvent } from '../events/bus.ts';
+
+/**
+ * Online clients from device telemetry (docs/decisions/0035-online-clients.md), inside the ingest's
+ * telemetry batch transaction: each device's list replaces what it listed before. A client a
+ * device no longer lists (and no device of the batch lists) left: its row goes and its session is
+ * written; a client listed by another device of its project roamed (its row moves, the session
+ * goes on). A project whose set of clients changed gets one `clients.changed` event.
+ */
+
+export const SESSION_TABLE = 'client_sessions';
+export const COUNT_TABLE = 'client_counts';
+const DAY_MS = 86_400_000;
+const CHUNK = 1000;
+const UPSERT_CHUNK = 5000;
+
+type OnlineRow = typeof onlineClients.$inferSelect;
+type SessionRow = typeof clientSessions.$inferInsert;
+
+/** Days whose partitions this process has made sure of, per database (one catalogue look a day). */
+const ensuredDays = new WeakMap<Database, Set<number>>();
+
+/** Makes sure the day of `now` and the next have partitions for sessions and counts. */
+export async function ensureClientPartitions(database: Database, now: Date): Promise<void> {
+  const day = Math.floor(now.getTime() / DAY_MS);
+  const ensured = ensuredDays.get(database) ?? new Set<number>();
+  ensuredDays.set(database, ensured);
+  if (ensured.has(day)) return;
+  const to = new Date((day + 2) * DAY_MS);
+  await ensureDailyPartitions(database.pool, SESSION_TABLE, now, to);
+  await ensureDailyPartitions(database.pool, COUNT_TABLE, now, to);
+  if (ensured.size > 64) ensured.clear();
+  ensured.add(day);
+}
+
+export const sessionOf = (r: OnlineRow, endedAt: Date, reason: string): SessionRow => ({
+  projectId: r.projectId,
+  mac: r.mac,
+  sn: r.sn,
+  name: r.name,
+  ip: r.ip,
+  kind: r.kind,
+  ssid: r.ssid,
+  band: r.band,
+  txBytes: r.txBytes,
+  rxBytes: r.rxBytes,
+  startedAt: r.joinedAt,
+  endedAt,
+  reason,
+});
+
+export async function insertSessions(tx: DbOrTx, rows: SessionRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    await tx.insert(clientSessions).values(rows.slice(i, i + CHUNK));
+  }
+}
+
+const key = (projectId: number, mac: string) => `${projectId}|${mac}`;
+
+export async function syncOnlineClients(
+  tx: DbOrTx,
+  items: readonly { sn: string; message: Telemetry; now: Date }[],
+): Promise<BusEvent[]> {
+  if (items.length === 0) return [];
+  const sns = items.map((i) => i.sn);
+  const owners = new Map<string, number | null>();
+  for (const d of await tx
+    .select({ sn: devices.sn, projectId: devices.projectId })
+    .from(devices)
+    .where(inArray(devices.sn, sns))) {
+    owners.set(d.sn, d.projectId);
+  }
+  const existing = await tx.select().from(onlineClients).where(inArray(onlineClients.sn, sns));
+  const listed = new Map<string, typeof onlineClients.$inferInsert>();
+  for (const { sn, message: t, now } of items) {
+    const projectId = owners.get(sn);
+    if (projectId == null) continue;
+    for (const c of t.clients) {
+      const mac = c.mac.toUpperCase();
+      listed.set(key(projectId, mac), {
+        projectId,
+        mac,
+        sn,
+        name: c.name,
+        ip: c.ip,
+        kind: c.kind,
+        wired: c.wired,
+        ssid: c.ssid,
+        band: c.band,
+        rssi: c.rssi,
+        txRate: c.txRate,
+        rxRate: c.rxRate,
+        txBytes: c.txBytes,
+        rxBytes: c.rxBytes,
+        vlan: c.vlan,
+        joinedAt: new Date(now.getTime() - c.onlineSeconds * 1000),
+        seenAt: now,
+      });
+    }
+  }
+  const now = items[0].now;
+  const changed = new Map<number, Set<string>>();
+  const mark = (projectId: number, sn: string) => {
+    const set = changed.get(projectId) ?? new Set<string>();
+    set.add(sn);
+    changed.set(projectId, set);
+  };
+  const before = new Map(existing.map((r) => [key(r.projectId, r.mac), r]));
+  const left = existing.filter((r) => {
+    const now = listed.get(key(r.projectId, r.mac));
+    return !now || owners.get(r.sn) !== r.projectId;
+  });
+  for (const r of left) mark(r.projectId, r.sn);
+  for (const [k, row] of listed) {
+    const was = before.get(k);
+    if (!was || was.sn !== row.sn) mark(row.projectId!, row.sn);
+  }
+  if (left.length) {
+    for (let i = 0; i < left.length; i += CHUNK) {
+      const chunk = left.slice(i, i + CHUNK);
+      await tx.delete(onlineClients).where(
+        sql`(${onlineClients.projectId}, ${onlineClients.mac}) in (${sql.join(
+          chunk.map((r) => sql`(${r.projectId}::bigint, ${r.mac})`),
+          sql`, `,
+        )})`,
+      );
+    }
+    await insertSessions(
+      tx,
+      left.map((r) => sessionOf(r, now, 'left')),
+    );
+  }
+  // One JSON parameter per chunk (jsonb_to_recordset), not 17 bind parameters per row: a fleet's
+  // batch upserts thousands of clients, and parsing the parameters was most of the statement's cost.
+  const rows = [...listed.values()].map((r) => ({
+    project_id: r.projectId,
+    mac: r.mac,
+    sn: r.sn,
+    name: r.name,
+    ip: r.ip,
+    kind: r.kind,
+    wired: r.wired,
+    ssid: r.ssid,
+    band: r.band,
+    rssi: r.rssi,
+    tx_rate: r.txRate,
+    rx_rate: r.rxRate,
+    tx_bytes: r.txBytes,
+    rx_bytes: r.rxBytes,
+    vlan: r.vlan,
+    joined_at: (r.joinedAt as Date).toISOString(),
+    seen_at: (r.seenAt as Date).toISOString(),
+  }));
+  for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
+    await tx.execute(sql`
+      insert into online_clients (project_id, mac, sn, name, ip, kind, wired, ssid, band, rssi, tx_rate,
+                                  rx_rate, tx_bytes, rx_bytes, vlan, joined_at, seen_at)
+      select * from jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + UPSERT_CHUNK))}::jsonb) as r(
+        project_id bigint, mac text, sn text, name text, ip text, kind text, wired boolean, ssid text,
+        band text, rssi smallint, tx_rate real, rx_rate real, tx_bytes bigint, rx_bytes bigint,
+        vlan integer, joined_at timestamptz, seen_at timestamptz)
+      on conflict (project_id, mac) do update set
+        name = excluded.name, ip = excluded.ip, kind = excluded.kind, wired = excluded.wired,
+        ssid = excluded.ssid, band = excluded.band, rssi = excluded.rssi, tx_rate = excluded.tx_rate,
+        rx_rate = excluded.rx_rate, tx_bytes = excluded.tx_bytes, rx_bytes = excluded.rx_bytes,
+        vlan = excluded.vlan,
+        -- A roamed client keeps its session's start; on the same device the device's count holds.
+        joined_at = case when online_clients.sn = excluded.sn then excluded.joined_at
+                         else online_clients.joined_at end,
+        sn = excluded.sn, seen_at = excluded.seen_at`);
+  }
+  return [...changed].map(([projectId, set]) => ({
+    type: 'clients.changed' as const,
+    projectId,
+    sns: [...set].slice(0, 100),
+    at: now.toISOString(),
+  }));
+}
+
+/** Devices that went offline: their clients leave with them (sessions ended, reason offline). */
+export async function dropClientsOf(tx: DbOrTx, sns: readonly string[], now: Date): Promise<BusEvent[]> {
+  if (sns.length === 0) return [];
+  const gone = await tx
+    .delete(onlineClients)
+    .where(inArray(onlineClients.sn, [...sns]))
+    .returning();
+  if (gone.length === 0) return [];
+  await insertSessions(
+    tx,
+    gone.map((r) => sessionOf(r, now, 'offline')),
+  );
+  const byProject = new Map<number, Set<string>>();
+  for (const r of gone) byProject.set(r.projectId, (byProject.get(r.projectId) ?? new Set()).add(r.sn));
+  return [...byProject].map(([projectId, set]) => ({
+    type: 'clients.changed' as const,
+    projectId,
+    sns: [...set].slice(0, 100),
+    at: now.toISOString(),
+  }));
+}
+
+/** One client removed (force offline): its session ends with reason forced. */
+export async function dropClient(
+  tx: DbOrTx,
+  projectId: number,
+  sn: string,
+  mac: string,
+  now: Date,
+): Promise<boolean> {
+  const gone = await tx
+    .delete(onlineClients)
+    .where(
+      and(
+        sql`${onlineClients.projectId} = ${projectId}`,
+        sql`${onlineClients.mac} = ${mac.toUpperCase()}`,
+        sql`${onlineClients.sn} = ${sn}`,
+      ),
+    )
+    .returning();
+  await insertSessions(
+    tx,
+    gone.map((r) => sessionOf(r, now, 'forced')),
+  );
+  return gone.length > 0;
+}

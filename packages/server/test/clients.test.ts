@@ -1,0 +1,386 @@
+import { type SimulatedDevice, type Station, startDevice } from '@beacon/agent';
+import {
+  type BlacklistView,
+  type ClientStatsView,
+  type ClientView,
+  deriveDeviceSecret,
+  type ForceOfflineView,
+  upTopic,
+} from '@beacon/protocol';
+import { eq, sql } from 'drizzle-orm';
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { devices } from '../src/db/schema.ts';
+import { insertProject, testSn, waitFor } from './devices.helpers.ts';
+import { createAccount, type TestAccount } from './helpers/accounts.ts';
+import { startTestServer, type TestServer } from './helpers/harness.ts';
+
+/**
+ * Online clients (decision 0035) end to end on the server: a simulated AP's clients land in the
+ * online table through telemetry, the list searches, filters, sorts and pages them, the stats
+ * answer what the upkeep job sampled, force offline takes a client off the device and the list, and
+ * the blacklist (at most 100) reaches the device, which then drops and refuses those clients.
+ */
+
+let server: TestServer;
+let owner: TestAccount;
+let projectId: number;
+let ap: SimulatedDevice;
+let sn: string;
+type Paged<T> = { items: T[]; total: number; page: number; pageSize: number };
+
+const online = (): Station[] => ap.core.options.world.clientsOf(sn);
+
+async function list(query = ''): Promise<Paged<ClientView>> {
+  const res = await owner.client.get<Paged<ClientView>>(`/projects/${projectId}/clients${query}`);
+  expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+  return res.body.data;
+}
+
+/** Waits until the list holds exactly what the device has online now (and answers it). */
+async function settled(): Promise<Paged<ClientView>> {
+  return waitFor(
+    async () => {
+      const l = await list('?pageSize=200');
+      const macs = online()
+        .map((s) => s.mac.toUpperCase())
+        .sort();
+      const listed = l.items.map((c) => c.mac).sort();
+      return macs.length > 0 && JSON.stringify(macs) === JSON.stringify(listed) ? l : null;
+    },
+    'the list to match the device',
+    20_000,
+  );
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await createAccount(server);
+  projectId = await insertProject(server, owner.id);
+  sn = testSn('C');
+  ap = await startDevice({
+    url: server.gateway.brokerUrl,
+    sn,
+    model: 'BA-W1200C',
+    factoryKey: server.config.factoryKey,
+    timeScale: 0.01,
+    telemetryMs: 300,
+    backoffMinMs: 100,
+    backoffMaxMs: 400,
+    keepalive: 5,
+    clientEvents: false,
+    clients: { population: 12, onlineShare: 0.75 },
+  });
+  await waitFor(async () => {
+    const [row] = await server.database.db.select().from(devices).where(eq(devices.sn, sn));
+    return row;
+  }, 'the device to say hello');
+  await server.database.db.update(devices).set({ projectId }).where(eq(devices.sn, sn));
+}, 60_000);
+
+afterAll(async () => {
+  await ap?.stop().catch(() => {});
+  await server?.close();
+});
+
+describe('online clients', () => {
+  it('lands the clients a device reports, with every §3 field', async () => {
+    const l = await settled();
+    const station = online()[0];
+    const c = l.items.find((x) => x.mac === station.mac.toUpperCase())!;
+    expect(c).toMatchObject({
+      name: station.name,
+      ip: station.ip,
+      ssid: station.ssid,
+      band: station.band,
+      kind: station.kind,
+      sn,
+      deviceModel: 'BA-W1200C',
+      wired: false,
+      offlineSeconds: null,
+    });
+    expect(c.rssi).toBeLessThan(0);
+    expect(c.onlineSeconds).toBeGreaterThanOrEqual(0);
+    for (const k of ['txBytes', 'rxBytes', 'txRate', 'rxRate'] as const) expect(typeof c[k]).toBe('number');
+  });
+
+  it('searches, filters, sorts and pages on the server', async () => {
+    const all = (await settled()).items;
+    const byName = await list('?sort=name&order=asc&pageSize=200');
+    const names = byName.items.map((c) => c.name);
+    expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+
+    const page = await list('?sort=mac&order=desc&pageSize=2&page=2');
+    const macs = all
+      .map((c) => c.mac)
+      .sort()
+      .reverse();
+    expect(page.total).toBe(all.length);
+    expect(page.items.map((c) => c.mac)).toEqual(macs.slice(2, 4));
+
+    const target = all[0];
+    const found = await list(`?q=${encodeURIComponent(target.mac.slice(-5))}`);
+    expect(found.items.map((c) => c.mac)).toContain(target.mac);
+    expect((await list(`?ip=${target.ip}`)).items.every((c) => c.ip.includes(target.ip))).toBe(true);
+    const band = target.band!;
+    const banded = await list(`?band=${encodeURIComponent(band)}&pageSize=200`);
+    expect(banded.items.length).toBe(all.filter((c) => c.band === band).length);
+    const bySsid = await list(`?ssid=${encodeURIComponent(target.ssid!)}&pageSize=200`);
+    expect(bySsid.items.length).toBe(all.filter((c) => c.ssid === target.ssid).length);
+    const kind = await list(`?kind=${target.kind}&sn=${sn}&pageSize=200`);
+    expect(kind.items.length).toBe(all.filter((c) => c.kind === target.kind).length);
+    expect((await list('?model=BA-W1200C')).total).toBe(all.length);
+    expect((await list('?model=NO-SUCH-MODEL')).total).toBe(0);
+    const bad = await owner.client.get(`/projects/${projectId}/clients?sort=nope`);
+    expect(bad.status).toBe(400);
+  });
+
+  it('answers clients over time and the pies from the upkeep samples', async () => {
+    const l = await settled();
+    // The upkeep job samples every 5 minutes: move the clock to the next slot and run it.
+    server.clock.advance(5 * 60_000);
+    await waitFor(async () => (await server.jobs.tick()) > 0 || null, 'the upkeep job');
+    // What the job stored: one row per band and SSID at the slot's start.
+    const { rows: samples } = await server.database.db.execute<{ at: Date; band: string; clients: number }>(
+      sql`select at, band, clients from client_counts where project_id = ${projectId}`,
+    );
+    expect(samples.length).toBeGreaterThan(0);
+    const sampleAt = new Date(samples[0].at).getTime();
+    const stored = samples.reduce((a, r) => a + r.clients, 0);
+    // The sample saw what was online then (the world moves on between the two reads, slightly).
+    expect(Math.abs(stored - l.total)).toBeLessThanOrEqual(3);
+    const bands = new Map<string, number>();
+    for (const r of samples) bands.set(r.band, (bands.get(r.band) ?? 0) + r.clients);
+
+    // Ten minutes on, that bucket is in the past: the API answers exactly the stored sample there,
+    // and the current bucket counts the clients online now.
+    server.clock.advance(10 * 60_000);
+    const res = await owner.client.get<ClientStatsView>(
+      `/projects/${projectId}/clients/stats?range=12h&days=1`,
+    );
+    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    const stats = res.body.data;
+    expect(stats.bucketSeconds).toBe(300);
+    expect(stats.total.length).toBeGreaterThanOrEqual(144);
+    const at = (points: [number, number][], t: number) => points.find(([x]) => x === t)?.[1];
+    expect(at(stats.total, sampleAt)).toBe(stored);
+    for (const [band, n] of bands) {
+      expect(at(stats.byBand.find((x) => x.key === band)!.points, sampleAt)).toBe(n);
+    }
+    const ssidSum = stats.bySsid.reduce((a, x) => a + (at(x.points, sampleAt) ?? 0), 0);
+    expect(ssidSum).toBe(stored);
+    // Read a moment apart from the online count (telemetry keeps coming): close, not equal.
+    expect(Math.abs(stats.total.at(-1)![1] - stats.online)).toBeLessThanOrEqual(3);
+    expect(stats.online).toBeGreaterThan(0);
+    expect(stats.pies.kind.reduce((a, x) => a + x.count, 0)).toBeGreaterThanOrEqual(l.total - 3);
+    for (const range of ['24h', '72h', '7d', '30d']) {
+      const r = await owner.client.get<ClientStatsView>(
+        `/projects/${projectId}/clients/stats?range=${range}`,
+      );
+      expect(r.body.code).toBe(0);
+      expect(r.body.data.total.length).toBeGreaterThan(50);
+    }
+  });
+
+  it('force offline takes the client off the device and out of the list', async () => {
+    await settled();
+    const victim = online()[0];
+    const mac = victim.mac.toUpperCase();
+    const res = await owner.client.post<ForceOfflineView>(`/projects/${projectId}/clients/force-offline`, {
+      clients: [{ sn, mac }],
+    });
+    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    expect(res.body.data.results).toEqual([{ sn, mac, code: 0, message: null }]);
+    expect(online().some((s) => s.mac.toUpperCase() === mac)).toBe(false);
+    expect((await list('?pageSize=200')).items.some((c) => c.mac === mac)).toBe(false);
+    // It shows among the clients that left (status=offline), with how long it has been away.
+    const left = await list(`?status=offline&mac=${encodeURIComponent(mac)}`);
+    expect(left.items).toHaveLength(1);
+    expect(left.items[0]).toMatchObject({ mac, sn, name: victim.name });
+    expect(left.items[0].offlineSeconds).toBeGreaterThanOrEqual(0);
+    expect(left.items[0].onlineSeconds).toBeGreaterThanOrEqual(0);
+    // Not there any more: the device says so (5221).
+    const again = await owner.client.post<ForceOfflineView>(`/projects/${projectId}/clients/force-offline`, {
+      clients: [{ sn, mac }],
+    });
+    expect(again.body.data.results[0].code).toBe(5221);
+  });
+
+  it('keeps at most 100 blacklisted MACs, and the device drops and refuses them', async () => {
+    await settled();
+    const victim = online()[0].mac.toUpperCase();
+    const filler = Array.from(
+      { length: 99 },
+      (_, i) =>
+        `02:00:00:00:${String(Math.floor(i / 100)).padStart(2, '0')}:${String(i % 100).padStart(2, '0')}`,
+    );
+    const res = await owner.client.post<BlacklistView>(`/projects/${projectId}/clients/blacklist`, {
+      macs: [victim, ...filler],
+      note: 'test',
+    });
+    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    expect(res.body.data.items.length).toBe(100);
+    const full = await owner.client.post(`/projects/${projectId}/clients/blacklist`, {
+      macs: ['02:00:00:00:99:99'],
+    });
+    expect(full.body.code).toBe(5220);
+    // Delivered as configuration: the device drops the client and does not let it back.
+    await waitFor(
+      () => (ap.core.store.document.clientBlacklist?.includes(victim) ? true : null),
+      'the blacklist on the device',
+      20_000,
+    );
+    await waitFor(
+      async () =>
+        !online().some((s) => s.mac.toUpperCase() === victim) &&
+        !(await list('?pageSize=200')).items.some((c) => c.mac === victim),
+      'the blacklisted client to leave',
+      20_000,
+    );
+    ap.core.options.world.tick();
+    ap.core.options.world.tick();
+    expect(online().some((s) => s.mac.toUpperCase() === victim)).toBe(false);
+
+    const removed = await owner.client.delete<BlacklistView>(
+      `/projects/${projectId}/clients/blacklist/${encodeURIComponent(victim)}`,
+    );
+    expect(removed.body.code).toBe(0);
+    expect(removed.body.data.items.some((e) => e.mac === victim)).toBe(false);
+    const missing = await owner.client.delete(
+      `/projects/${projectId}/clients/blacklist/${encodeURIComponent(victim)}`,
+    );
+    expect(missing.body.code).toBe(5033);
+  });
+
+  it('gives the blacklist to a Wi-Fi device that joins the project later (upkeep job)', async () => {
+    const later = testSn('C');
+    const ap2 = await startDevice({
+      url: server.gateway.brokerUrl,
+      sn: later,
+      model: 'BA-W1200C',
+      factoryKey: server.config.factoryKey,
+      timeScale: 0.01,
+      telemetryMs: 300,
+      backoffMinMs: 100,
+      backoffMaxMs: 400,
+      keepalive: 5,
+      clientEvents: false,
+    });
+    try {
+      await waitFor(async () => {
+        const [row] = await server.database.db.select().from(devices).where(eq(devices.sn, later));
+        return row;
+      }, 'the second device to say hello');
+      await server.database.db.update(devices).set({ projectId }).where(eq(devices.sn, later));
+      const res = await owner.client.get<BlacklistView>(`/projects/${projectId}/clients/blacklist`);
+      const macs = res.body.data.items.map((e) => e.mac);
+      expect(macs.length).toBe(99);
+      expect(ap2.core.store.document.clientBlacklist).toBeUndefined();
+      server.clock.advance(5 * 60_000);
+      await waitFor(async () => (await server.jobs.tick()) > 0 || null, 'the upkeep job');
+      await waitFor(
+        () => (ap2.core.store.document.clientBlacklist?.length === 99 ? true : null),
+        'the blacklist on the later device',
+        20_000,
+      );
+      expect(ap2.core.store.document.clientBlacklist).toEqual(macs);
+    } finally {
+      await ap2.stop().catch(() => {});
+    }
+  });
+
+  it('a device that goes offline takes its clients with it (sessions end with reason offline)', async () => {
+    const before = (await settled()).total;
+    expect(before).toBeGreaterThan(0);
+    await ap.stop();
+    await waitFor(async () => (await list()).total === 0, 'the list to empty', 20_000);
+    const { rows } = await server.database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from client_sessions where sn = ${sn} and reason = 'offline'`,
+    );
+    expect(rows[0].n).toBeGreaterThanOrEqual(before);
+    expect((await list('?status=offline&pageSize=200')).total).toBeGreaterThanOrEqual(before);
+  });
+
+  it('takes a hostile list (a MAC twice in any case, 1000 entries) as one row per client, and a roam moves it', async () => {
+    const raw = async (id: string) => {
+      const c = await mqtt.connectAsync(server.gateway.brokerUrl, {
+        clientId: id,
+        username: id,
+        password: await deriveDeviceSecret(server.config.factoryKey, id),
+        reconnectPeriod: 0,
+      });
+      const hello = {
+        sn: id,
+        model: 'BA-W1200C',
+        type: 'ap',
+        firmware: '4.2.0',
+        capabilities: ['wifi'],
+        mac: '02:00:00:00:00:07',
+        ip: '10.0.0.7',
+        mode: 1,
+        revision: 0,
+        uptime: 5,
+        bootId: 'boot-1',
+        protocol: 1,
+        ts: Date.now(),
+      };
+      await c.publishAsync(upTopic(id, 'hello'), JSON.stringify(hello), { qos: 1 });
+      await waitFor(async () => {
+        const [row] = await server.database.db.select().from(devices).where(eq(devices.sn, id));
+        return row;
+      }, 'the raw device');
+      await server.database.db.update(devices).set({ projectId }).where(eq(devices.sn, id));
+      return c;
+    };
+    const station = (i: number, upper: boolean) => {
+      const mac = `02:AB:00:00:${String(Math.floor(i / 100)).padStart(2, '0')}:${String(i % 100).padStart(2, '0')}`;
+      return {
+        mac: upper ? mac : mac.toLowerCase(),
+        name: `guest-${i}`,
+        ip: '10.9.0.1',
+        kind: 'phone',
+        wired: false,
+        ssid: 'Hostile',
+        band: '2.4G',
+        rssi: -60,
+        txRate: 1,
+        rxRate: 1,
+        txBytes: 1,
+        rxBytes: 1,
+        onlineSeconds: 10,
+        vlan: null,
+      };
+    };
+    const telemetry = (clients: unknown[]) =>
+      JSON.stringify({
+        ts: Date.now(),
+        uptime: 6,
+        cpu: 10,
+        memory: 20,
+        clientCount: clients.length,
+        clients,
+        led: false,
+        locating: false,
+      });
+    const a = testSn('R');
+    const b = testSn('R');
+    const ca = await raw(a);
+    const cb = await raw(b);
+    try {
+      const list500 = Array.from({ length: 500 }, (_, i) => [station(i, true), station(i, false)]).flat();
+      await ca.publishAsync(upTopic(a, 'telemetry'), telemetry(list500), { qos: 1 });
+      await waitFor(async () => (await list(`?sn=${a}`)).total === 500, 'one row per client', 20_000);
+      // The same client now on the other AP: it moves (one row, same session start).
+      const before = (await list(`?sn=${a}&mac=02:AB:00:00:00:07`)).items[0];
+      await cb.publishAsync(upTopic(b, 'telemetry'), telemetry([station(7, true)]), { qos: 1 });
+      await waitFor(async () => (await list(`?sn=${b}`)).total === 1, 'the roamed client', 20_000);
+      const moved = (await list(`?sn=${b}`)).items[0];
+      expect(moved.mac).toBe('02:AB:00:00:00:07');
+      expect(moved.joinedAt).toBe(before.joinedAt);
+      expect((await list(`?sn=${a}`)).total).toBe(499);
+    } finally {
+      await ca.endAsync(true);
+      await cb.endAsync(true);
+    }
+  });
+});
