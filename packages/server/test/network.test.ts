@@ -6,10 +6,11 @@ import type {
   NetworkPreviewView,
   NetworkView,
   RouteTableView,
+  SwitchView,
 } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, devices } from '../src/db/schema.ts';
+import { auditLog, deviceEvents, devices } from '../src/db/schema.ts';
 import { deviceRow, insertProject, simulate, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
@@ -44,7 +45,25 @@ beforeAll(async () => {
   gateway = await join('BG-R1200', 'G');
   sw = await join('BS-S1008P', 'S');
   ap = await join('BA-W1200C', 'A');
+  // The switch's uplink (port 1) carries VLANs 20 and 50, so it can be managed in either
+  // (a switch's management VLAN must be carried by an enabled port: decision 0039, 0042).
+  await carry(sw.sn, [20, 50]);
 });
+
+async function carry(sn: string, allowed: number[]): Promise<void> {
+  const url = `/projects/${projectId}/devices/${sn}/switch`;
+  const view = (await owner.client.get<SwitchView>(url)).body.data;
+  const ports = view.switch.ports.map((p) => (p.id === 1 ? { ...p, mode: 'trunk' as const, allowed } : p));
+  const res = await owner.client.request<SwitchView>('PUT', url, {
+    expectedRevision: view.revision,
+    switch: { ...view.switch, ports },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  await waitFor(async () => {
+    const row = await deviceRow(server, sn);
+    return row?.configStatus === 'applied' && row.reportedRevision === row.desiredRevision;
+  }, 'switch ports applied');
+}
 
 afterAll(async () => {
   await Promise.all(running.map((d) => d.stop().catch(() => {})));
@@ -194,7 +213,7 @@ describe('network configuration', () => {
       changed: true,
       sections: expect.arrayContaining(['wan', 'dhcpPools']),
     });
-    expect(bySn.get(sw.sn)).toMatchObject({ changed: true, sections: ['vlans', 'managementVlan'] });
+    expect(bySn.get(sw.sn)).toMatchObject({ changed: true, sections: ['vlans', 'switch.managementVlan'] });
     expect(bySn.get(ap.sn)).toMatchObject({ changed: true, sections: ['managementVlan'] });
   });
 
@@ -226,10 +245,15 @@ describe('network configuration', () => {
       staticRoutes: [{ name: 'lab' }],
       portMappings: [{ name: 'web' }],
     });
+    // One management VLAN on a switch: its switch section's (decision 0042), ports kept.
     expect(sw.document).toMatchObject({
       vlans: [{ id: 20, name: 'staff', tagged: [], untagged: [] }],
-      managementVlan: 20,
+      switch: {
+        managementVlan: 20,
+        ports: expect.arrayContaining([expect.objectContaining({ id: 1, allowed: [20, 50] })]),
+      },
     });
+    expect(sw.document).not.toHaveProperty('managementVlan');
     expect(sw.document).not.toHaveProperty('wan');
     expect(ap.document).toMatchObject({ managementVlan: 20 });
     expect(ap.document).not.toHaveProperty('vlans');
@@ -338,5 +362,97 @@ describe('network configuration', () => {
       () => (sw.document.vlans as { id: number }[] | undefined)?.length === 1,
       'switch rolled back',
     );
+  });
+  it("refuses a management VLAN the switch's ports do not carry (5013), and stores nothing", async () => {
+    await waitFor(async () => (await get()).progress.pending === 0, 'settled');
+    const before = await get();
+    const doc = clone();
+    doc.vlans!.push({ id: 60, name: 'unreachable' });
+    doc.managementVlan = 60;
+    const res = await save(before.revision, doc);
+    expect(res.body.code, JSON.stringify(res.body)).toBe(5013);
+    expect(res.body.message).toContain(sw.sn);
+    expect((res.body as { fields?: Record<string, string> }).fields).toHaveProperty(
+      'document.managementVlan',
+    );
+    expect((await get()).revision).toBe(before.revision);
+  });
+});
+
+let lateSwitch = '';
+
+describe('a device that joins after the last save', () => {
+  const addDevice = (sn: string, model: string) =>
+    owner.client.request<{ sn: string }>('POST', `/projects/${projectId}/devices`, { sn, model });
+
+  it('is compiled and queued in the add, and applies the network when it connects', async () => {
+    await waitFor(async () => (await get()).progress.pending === 0, 'settled');
+    const current = await get();
+    // No management VLAN: a new switch (every port in VLAN 1) can run the document.
+    const doc = clone();
+    delete doc.managementVlan;
+    doc.vlans!.push({ id: 70, name: 'late' });
+    const saved = await save(current.revision, doc);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const newSwitch = testSn('S');
+    lateSwitch = newSwitch;
+    const newAp = testSn('A');
+    for (const [sn, model] of [
+      [newSwitch, 'BS-S1008P'],
+      [newAp, 'BA-W1200C'],
+    ] as const) {
+      const res = await addDevice(sn, model);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      // Queued in the add's own transaction: pending with a revision before it ever connects.
+      const row = await deviceRow(server, sn);
+      expect(row?.desiredRevision).toBeGreaterThan(0);
+      expect(row?.configStatus).toBe('pending');
+    }
+    const view = await get();
+    expect(view.devices.find((d) => d.sn === newSwitch)).toMatchObject({
+      status: 'pending',
+      note: 'offline',
+    });
+    const s = await simulate(server, newSwitch, { model: 'BS-S1008P' });
+    const a = await simulate(server, newAp, { model: 'BA-W1200C' });
+    running.push(s, a);
+    await waitFor(
+      () => (s.document.vlans as { id: number }[] | undefined)?.some((v) => v.id === 70) ?? false,
+      'new switch converged',
+      20_000,
+    );
+    await waitFor(
+      async () => {
+        const row = await deviceRow(server, newAp);
+        return row?.configStatus === 'applied' && row.reportedRevision === row.desiredRevision;
+      },
+      'new AP applied',
+      20_000,
+    );
+    await waitFor(async () => (await get()).progress.applied === 5, 'all five applied', 20_000);
+  });
+
+  it('a switch the document does not fit is added, nothing queued, and the log says why', async () => {
+    await waitFor(async () => (await get()).progress.pending === 0, 'settled', 20_000);
+    // Every member switch carries VLAN 20, so the project may be managed in it again.
+    await carry(lateSwitch, [20]);
+    const current = await get();
+    const saved = await save(current.revision, VALID); // management VLAN 20
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const sn = testSn('S');
+    const res = await addDevice(sn, 'BS-S1008P');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await deviceRow(server, sn))?.desiredRevision).toBe(0);
+    const events = await server.database.db.select().from(deviceEvents).where(eq(deviceEvents.sn, sn));
+    expect(events).toEqual([
+      expect.objectContaining({
+        event: 'network-not-applied',
+        level: 'warning',
+        data: expect.objectContaining({ code: 5013 }),
+      }),
+    ]);
+    // Gone from the project again, so the later tests see the members they expect.
+    await server.database.db.delete(deviceEvents).where(eq(deviceEvents.sn, sn));
+    await server.database.db.delete(devices).where(eq(devices.sn, sn));
   });
 });
