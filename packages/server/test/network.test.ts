@@ -196,6 +196,21 @@ const RULES: [string, (d: Doc) => void, number][] = [
   ],
   ['port mapping counts differ', (d) => (d.portMappings![0]!.externalPorts = '8080-8081'), 16],
   ['port mapping mixes ranges and lists', (d) => (d.portMappings![0]!.internalPorts = '80-81;90'), 16],
+  ['DHCP server and relay on one VLAN (5011)', (d) => (vlan(d).dhcpRelay = '10.99.0.5'), 5011],
+  ['DHCP server and snooping on one VLAN (5011)', (d) => (vlan(d).dhcpSnooping = true), 5011],
+  [
+    'DHCP relay and snooping on one VLAN (5011)',
+    (d) => Object.assign(vlan(d), { dhcp: false, dhcpRelay: '10.99.0.5', dhcpSnooping: true }),
+    5011,
+  ],
+  ['DHCP relay server not an IP', (d) => Object.assign(vlan(d), { dhcp: false, dhcpRelay: '10.99.0' }), 16],
+  [
+    'DHCP relay on a VLAN without an IP',
+    (d) => d.vlans!.push({ id: 33, name: 'relay', dhcpRelay: '10.99.0.5' }),
+    16,
+  ],
+  ['L3 virtual interface off with an IP', (d) => (vlan(d).l3 = false), 16],
+  ['L3 virtual interface on without an IP', (d) => d.vlans!.push({ id: 33, name: 'l3', l3: true }), 16],
 ];
 
 describe('network configuration', () => {
@@ -264,6 +279,27 @@ describe('network configuration', () => {
       .from(auditLog)
       .where(eq(auditLog.action, 'network-save'));
     expect(audits.length).toBeGreaterThan(0);
+  });
+
+  it('accepts DHCP relay alone, snooping alone and a layer-2 VLAN, and the gateway runs them', async () => {
+    const before = await get();
+    const doc = clone();
+    doc.vlans!.push(
+      { id: 34, name: 'relayed', ip: '10.34.0.1', mask: 24, l3: true, dhcpRelay: '10.20.0.5' },
+      { id: 35, name: 'snooped', dhcpSnooping: true, l3: false },
+    );
+    const res = await save(before.revision, doc);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await waitFor(
+      () =>
+        (gateway.document.vlans as { id: number; dhcpRelay?: string }[] | undefined)?.some(
+          (v) => v.id === 34 && v.dhcpRelay === '10.20.0.5',
+        ) ?? false,
+      'gateway runs the relay',
+    );
+    expect(gateway.document.vlans).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: 35, dhcpSnooping: true, l3: false })]),
+    );
   });
 
   it('the route table is what the gateway reports it runs', async () => {
