@@ -132,7 +132,11 @@ const RULES: [string, (d: Doc) => void, number][] = [
   ['VLAN id out of range', (d) => (vlan(d).id = 5), 16],
   ['VLAN name reserved (120)', (d) => (vlan(d).name = 'br0'), 120],
   ['VLAN name taken (120)', (d) => d.vlans!.push({ id: 30, name: 'staff' }), 120],
-  ['tagged and untagged on one port', (d) => (vlan(d).tagged = [2]), 16],
+  [
+    'tagged differs from the PVID (a port untagged and tagged in one VLAN)',
+    (d) => (vlan(d).tagged = [2]),
+    16,
+  ],
   ['a port untagged in two VLANs (5012)', (d) => d.vlans!.push({ id: 30, name: 'two', untagged: [2] }), 5012],
   ['a port the gateway does not have', (d) => (vlan(d).untagged = [9]), 16],
   ['management VLAN does not exist (5013)', (d) => (d.managementVlan = 99), 5013],

@@ -229,7 +229,14 @@ export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRule
         const both = v.tagged.find((id) => v.untagged.includes(id));
         return both === undefined
           ? null
-          : at(`${p}.untagged`, invalid(Codes.FORM_DATA, `Port ${both} cannot be both tagged and untagged`));
+          : at(
+              `${p}.tagged`,
+              // SPEC.md §5 "tagged differs from PVID": an untagged port's PVID is this VLAN.
+              invalid(
+                Codes.FORM_DATA,
+                `Port ${both} is untagged in VLAN ${v.id} (its PVID): tagged must differ from the PVID`,
+              ),
+            );
       },
       () => {
         // SPEC.md §5: a LAN port needs exactly one untagged VLAN.
