@@ -8,6 +8,7 @@ import type {
   RouteTableView,
   SwitchView,
 } from '@beacon/protocol';
+import * as XLSX from '@e965/xlsx';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, deviceEvents, devices } from '../src/db/schema.ts';
@@ -437,17 +438,15 @@ describe('a device that joins after the last save', () => {
     const newSwitch = testSn('S');
     lateSwitch = newSwitch;
     const newAp = testSn('A');
-    for (const [sn, model] of [
-      [newSwitch, 'BS-S1008P'],
-      [newAp, 'BA-W1200C'],
-    ] as const) {
-      const res = await addDevice(sn, model);
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      // Queued in the add's own transaction: pending with a revision before it ever connects.
-      const row = await deviceRow(server, sn);
-      expect(row?.desiredRevision).toBeGreaterThan(0);
-      expect(row?.configStatus).toBe('pending');
-    }
+    const added = await addDevice(newSwitch, 'BS-S1008P');
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    // Queued in the add's own transaction: pending with a revision before it ever connects.
+    const row = await deviceRow(server, newSwitch);
+    expect(row?.desiredRevision).toBeGreaterThan(0);
+    expect(row?.configStatus).toBe('pending');
+    // An AP takes only the management VLAN, and there is none: nothing queued for it.
+    expect((await addDevice(newAp, 'BA-W1200C')).status).toBe(200);
+    expect((await deviceRow(server, newAp))?.desiredRevision).toBe(0);
     const view = await get();
     expect(view.devices.find((d) => d.sn === newSwitch)).toMatchObject({
       status: 'pending',
@@ -461,15 +460,44 @@ describe('a device that joins after the last save', () => {
       'new switch converged',
       20_000,
     );
-    await waitFor(
-      async () => {
-        const row = await deviceRow(server, newAp);
-        return row?.configStatus === 'applied' && row.reportedRevision === row.desiredRevision;
-      },
-      'new AP applied',
-      20_000,
-    );
     await waitFor(async () => (await get()).progress.applied === 5, 'all five applied', 20_000);
+  });
+
+  it('a batch import queues the network for every device it takes, in the import', async () => {
+    // The document has VLANs and no management VLAN: switches take it, an AP has nothing to take.
+    const sns = [testSn('S'), testSn('S')];
+    const apSn = testSn('A');
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(
+      book,
+      XLSX.utils.aoa_to_sheet([
+        ['Serial number', 'Model'],
+        ...sns.map((sn) => [sn, 'BS-S1008P']),
+        [apSn, 'BA-W1200C'],
+      ]),
+      'Devices',
+    );
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([new Uint8Array(XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer)]),
+      'devices.xlsx',
+    );
+    const res = await owner.client.request<{ added: number }>(
+      'POST',
+      `/projects/${projectId}/devices/import`,
+      form,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.added).toBe(3);
+    expect((await deviceRow(server, apSn))?.desiredRevision).toBe(0);
+    await server.database.db.delete(devices).where(eq(devices.sn, apSn));
+    for (const sn of sns) {
+      const row = await deviceRow(server, sn);
+      expect(row).toMatchObject({ configStatus: 'pending' });
+      expect(row?.desiredRevision).toBeGreaterThan(0);
+      await server.database.db.delete(devices).where(eq(devices.sn, sn));
+    }
   });
 
   it('a switch the document does not fit is added, nothing queued, and the log says why', async () => {
@@ -483,6 +511,13 @@ describe('a device that joins after the last save', () => {
     const res = await addDevice(sn, 'BS-S1008P');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect((await deviceRow(server, sn))?.desiredRevision).toBe(0);
+    // An AP joining now takes the management VLAN, and runs it once it connects.
+    const apSn = testSn('A');
+    expect((await addDevice(apSn, 'BA-W1200C')).status).toBe(200);
+    expect(await deviceRow(server, apSn)).toMatchObject({ configStatus: 'pending' });
+    const lateAp = await simulate(server, apSn, { model: 'BA-W1200C' });
+    running.push(lateAp);
+    await waitFor(() => lateAp.document.managementVlan === 20, 'new AP runs the management VLAN', 20_000);
     const events = await server.database.db.select().from(deviceEvents).where(eq(deviceEvents.sn, sn));
     expect(events).toEqual([
       expect.objectContaining({

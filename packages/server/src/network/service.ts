@@ -424,12 +424,8 @@ export async function compileForJoined(
         .onConflictDoNothing();
       continue;
     }
-    if (
-      m.row.desiredRevision > 0 &&
-      canonicalJson(parsed.data) === canonicalJson(deviceConfigSchema.parse(current))
-    ) {
-      continue;
-    }
+    // Nothing of the network for this device (e.g. an AP and no management VLAN): no revision.
+    if (canonicalJson(parsed.data) === canonicalJson(deviceConfigSchema.parse(current))) continue;
     await commitDeviceRevision(tx, secretsOf(deps as Deps), {
       sn: m.row.sn,
       projectId,
