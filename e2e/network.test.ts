@@ -104,6 +104,32 @@ describe.runIf(hasChromium())('network configuration in Chromium', () => {
     expect(view.document.dhcpPools).toEqual([expect.objectContaining({ vlan: vlanId })]);
     expect(view.progress).toMatchObject({ pending: 0, failed: 0, applied: 2 });
 
+    // A list of VLAN ids in one add; the L3 interface and the DHCP mode are checked while typing.
+    await page.goto('/manage/networkconf/vlan');
+    await poll(() => page.getByTestId('vlan-table').isVisible()).toBe(true);
+    const first = vlanId + 1;
+    await page.getByTestId('vlan-add').click();
+    await page.getByTestId('vlan-id').fill(`${first}-${first + 2}`);
+    await page.getByTestId('vlan-name').fill(`lst_${run % 1000}`);
+    // L3 virtual interface on (the default) without an IP.
+    await poll(() => page.getByTestId('vlan-check').textContent()).toContain('L3 virtual interface');
+    await page.getByTestId('vlan-l3').click();
+    await poll(() => page.getByTestId('vlan-check').count()).toBe(0);
+    await page.getByTestId('vlan-dhcp').click();
+    await page.getByTestId('vlan-snooping').click();
+    await poll(() => page.getByTestId('vlan-check').textContent()).toContain('(5011)');
+    await page.getByTestId('vlan-dhcp').click();
+    await poll(() => page.getByTestId('vlan-check').count()).toBe(0);
+    await page.getByTestId('vlan-submit').click();
+    await confirmSave(page, [GATEWAY, SWITCH]);
+    await poll(() => page.getByTestId(`network-status-${SWITCH}`).textContent(), 30_000).toBe('Applied');
+    const listed = (await call<NetworkView>(page, 'GET', `/projects/${projectId}/network`)).data;
+    expect(listed.document.vlans.filter((v) => v.id >= first && v.id <= first + 2)).toEqual(
+      [first, first + 1, first + 2].map((id) =>
+        expect.objectContaining({ id, name: `lst_${run % 1000}_${id}`, l3: false, dhcpSnooping: true }),
+      ),
+    );
+
     // The phone width shows the same screen.
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
     await signUpByApi(phone, `e2e-network-phone-${run}@example.com`);

@@ -6,10 +6,12 @@ import type {
   NetworkPreviewView,
   NetworkView,
   RouteTableView,
+  SwitchView,
 } from '@beacon/protocol';
+import * as XLSX from '@e965/xlsx';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, devices } from '../src/db/schema.ts';
+import { auditLog, deviceEvents, devices } from '../src/db/schema.ts';
 import { deviceRow, insertProject, simulate, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
@@ -44,7 +46,25 @@ beforeAll(async () => {
   gateway = await join('BG-R1200', 'G');
   sw = await join('BS-S1008P', 'S');
   ap = await join('BA-W1200C', 'A');
+  // The switch's uplink (port 1) carries VLANs 20 and 50, so it can be managed in either
+  // (a switch's management VLAN must be carried by an enabled port: decision 0039, 0042).
+  await carry(sw.sn, [20, 50]);
 });
+
+async function carry(sn: string, allowed: number[]): Promise<void> {
+  const url = `/projects/${projectId}/devices/${sn}/switch`;
+  const view = (await owner.client.get<SwitchView>(url)).body.data;
+  const ports = view.switch.ports.map((p) => (p.id === 1 ? { ...p, mode: 'trunk' as const, allowed } : p));
+  const res = await owner.client.request<SwitchView>('PUT', url, {
+    expectedRevision: view.revision,
+    switch: { ...view.switch, ports },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  await waitFor(async () => {
+    const row = await deviceRow(server, sn);
+    return row?.configStatus === 'applied' && row.reportedRevision === row.desiredRevision;
+  }, 'switch ports applied');
+}
 
 afterAll(async () => {
   await Promise.all(running.map((d) => d.stop().catch(() => {})));
@@ -113,7 +133,11 @@ const RULES: [string, (d: Doc) => void, number][] = [
   ['VLAN id out of range', (d) => (vlan(d).id = 5), 16],
   ['VLAN name reserved (120)', (d) => (vlan(d).name = 'br0'), 120],
   ['VLAN name taken (120)', (d) => d.vlans!.push({ id: 30, name: 'staff' }), 120],
-  ['tagged and untagged on one port', (d) => (vlan(d).tagged = [2]), 16],
+  [
+    'tagged differs from the PVID (a port untagged and tagged in one VLAN)',
+    (d) => (vlan(d).tagged = [2]),
+    16,
+  ],
   ['a port untagged in two VLANs (5012)', (d) => d.vlans!.push({ id: 30, name: 'two', untagged: [2] }), 5012],
   ['a port the gateway does not have', (d) => (vlan(d).untagged = [9]), 16],
   ['management VLAN does not exist (5013)', (d) => (d.managementVlan = 99), 5013],
@@ -177,6 +201,21 @@ const RULES: [string, (d: Doc) => void, number][] = [
   ],
   ['port mapping counts differ', (d) => (d.portMappings![0]!.externalPorts = '8080-8081'), 16],
   ['port mapping mixes ranges and lists', (d) => (d.portMappings![0]!.internalPorts = '80-81;90'), 16],
+  ['DHCP server and relay on one VLAN (5011)', (d) => (vlan(d).dhcpRelay = '10.99.0.5'), 5011],
+  ['DHCP server and snooping on one VLAN (5011)', (d) => (vlan(d).dhcpSnooping = true), 5011],
+  [
+    'DHCP relay and snooping on one VLAN (5011)',
+    (d) => Object.assign(vlan(d), { dhcp: false, dhcpRelay: '10.99.0.5', dhcpSnooping: true }),
+    5011,
+  ],
+  ['DHCP relay server not an IP', (d) => Object.assign(vlan(d), { dhcp: false, dhcpRelay: '10.99.0' }), 16],
+  [
+    'DHCP relay on a VLAN without an IP',
+    (d) => d.vlans!.push({ id: 33, name: 'relay', dhcpRelay: '10.99.0.5' }),
+    16,
+  ],
+  ['L3 virtual interface off with an IP', (d) => (vlan(d).l3 = false), 16],
+  ['L3 virtual interface on without an IP', (d) => d.vlans!.push({ id: 33, name: 'l3', l3: true }), 16],
 ];
 
 describe('network configuration', () => {
@@ -194,7 +233,7 @@ describe('network configuration', () => {
       changed: true,
       sections: expect.arrayContaining(['wan', 'dhcpPools']),
     });
-    expect(bySn.get(sw.sn)).toMatchObject({ changed: true, sections: ['vlans', 'managementVlan'] });
+    expect(bySn.get(sw.sn)).toMatchObject({ changed: true, sections: ['vlans', 'switch.managementVlan'] });
     expect(bySn.get(ap.sn)).toMatchObject({ changed: true, sections: ['managementVlan'] });
   });
 
@@ -226,10 +265,15 @@ describe('network configuration', () => {
       staticRoutes: [{ name: 'lab' }],
       portMappings: [{ name: 'web' }],
     });
+    // One management VLAN on a switch: its switch section's (decision 0042), ports kept.
     expect(sw.document).toMatchObject({
       vlans: [{ id: 20, name: 'staff', tagged: [], untagged: [] }],
-      managementVlan: 20,
+      switch: {
+        managementVlan: 20,
+        ports: expect.arrayContaining([expect.objectContaining({ id: 1, allowed: [20, 50] })]),
+      },
     });
+    expect(sw.document).not.toHaveProperty('managementVlan');
     expect(sw.document).not.toHaveProperty('wan');
     expect(ap.document).toMatchObject({ managementVlan: 20 });
     expect(ap.document).not.toHaveProperty('vlans');
@@ -240,6 +284,27 @@ describe('network configuration', () => {
       .from(auditLog)
       .where(eq(auditLog.action, 'network-save'));
     expect(audits.length).toBeGreaterThan(0);
+  });
+
+  it('accepts DHCP relay alone, snooping alone and a layer-2 VLAN, and the gateway runs them', async () => {
+    const before = await get();
+    const doc = clone();
+    doc.vlans!.push(
+      { id: 34, name: 'relayed', ip: '10.34.0.1', mask: 24, l3: true, dhcpRelay: '10.20.0.5' },
+      { id: 35, name: 'snooped', dhcpSnooping: true, l3: false },
+    );
+    const res = await save(before.revision, doc);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await waitFor(
+      () =>
+        (gateway.document.vlans as { id: number; dhcpRelay?: string }[] | undefined)?.some(
+          (v) => v.id === 34 && v.dhcpRelay === '10.20.0.5',
+        ) ?? false,
+      'gateway runs the relay',
+    );
+    expect(gateway.document.vlans).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: 35, dhcpSnooping: true, l3: false })]),
+    );
   });
 
   it('the route table is what the gateway reports it runs', async () => {
@@ -338,5 +403,131 @@ describe('network configuration', () => {
       () => (sw.document.vlans as { id: number }[] | undefined)?.length === 1,
       'switch rolled back',
     );
+  });
+  it("refuses a management VLAN the switch's ports do not carry (5013), and stores nothing", async () => {
+    await waitFor(async () => (await get()).progress.pending === 0, 'settled');
+    const before = await get();
+    const doc = clone();
+    doc.vlans!.push({ id: 60, name: 'unreachable' });
+    doc.managementVlan = 60;
+    const res = await save(before.revision, doc);
+    expect(res.body.code, JSON.stringify(res.body)).toBe(5013);
+    expect(res.body.message).toContain(sw.sn);
+    expect((res.body as { fields?: Record<string, string> }).fields).toHaveProperty(
+      'document.managementVlan',
+    );
+    expect((await get()).revision).toBe(before.revision);
+  });
+});
+
+let lateSwitch = '';
+
+describe('a device that joins after the last save', () => {
+  const addDevice = (sn: string, model: string) =>
+    owner.client.request<{ sn: string }>('POST', `/projects/${projectId}/devices`, { sn, model });
+
+  it('is compiled and queued in the add, and applies the network when it connects', async () => {
+    await waitFor(async () => (await get()).progress.pending === 0, 'settled');
+    const current = await get();
+    // No management VLAN: a new switch (every port in VLAN 1) can run the document.
+    const doc = clone();
+    delete doc.managementVlan;
+    doc.vlans!.push({ id: 70, name: 'late' });
+    const saved = await save(current.revision, doc);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const newSwitch = testSn('S');
+    lateSwitch = newSwitch;
+    const newAp = testSn('A');
+    const added = await addDevice(newSwitch, 'BS-S1008P');
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    // Queued in the add's own transaction: pending with a revision before it ever connects.
+    const row = await deviceRow(server, newSwitch);
+    expect(row?.desiredRevision).toBeGreaterThan(0);
+    expect(row?.configStatus).toBe('pending');
+    // An AP takes only the management VLAN, and there is none: nothing queued for it.
+    expect((await addDevice(newAp, 'BA-W1200C')).status).toBe(200);
+    expect((await deviceRow(server, newAp))?.desiredRevision).toBe(0);
+    const view = await get();
+    expect(view.devices.find((d) => d.sn === newSwitch)).toMatchObject({
+      status: 'pending',
+      note: 'offline',
+    });
+    const s = await simulate(server, newSwitch, { model: 'BS-S1008P' });
+    const a = await simulate(server, newAp, { model: 'BA-W1200C' });
+    running.push(s, a);
+    await waitFor(
+      () => (s.document.vlans as { id: number }[] | undefined)?.some((v) => v.id === 70) ?? false,
+      'new switch converged',
+      20_000,
+    );
+    await waitFor(async () => (await get()).progress.applied === 5, 'all five applied', 20_000);
+  });
+
+  it('a batch import queues the network for every device it takes, in the import', async () => {
+    // The document has VLANs and no management VLAN: switches take it, an AP has nothing to take.
+    const sns = [testSn('S'), testSn('S')];
+    const apSn = testSn('A');
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(
+      book,
+      XLSX.utils.aoa_to_sheet([
+        ['Serial number', 'Model'],
+        ...sns.map((sn) => [sn, 'BS-S1008P']),
+        [apSn, 'BA-W1200C'],
+      ]),
+      'Devices',
+    );
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([new Uint8Array(XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer)]),
+      'devices.xlsx',
+    );
+    const res = await owner.client.request<{ added: number }>(
+      'POST',
+      `/projects/${projectId}/devices/import`,
+      form,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.added).toBe(3);
+    expect((await deviceRow(server, apSn))?.desiredRevision).toBe(0);
+    await server.database.db.delete(devices).where(eq(devices.sn, apSn));
+    for (const sn of sns) {
+      const row = await deviceRow(server, sn);
+      expect(row).toMatchObject({ configStatus: 'pending' });
+      expect(row?.desiredRevision).toBeGreaterThan(0);
+      await server.database.db.delete(devices).where(eq(devices.sn, sn));
+    }
+  });
+
+  it('a switch the document does not fit is added, nothing queued, and the log says why', async () => {
+    await waitFor(async () => (await get()).progress.pending === 0, 'settled', 20_000);
+    // Every member switch carries VLAN 20, so the project may be managed in it again.
+    await carry(lateSwitch, [20]);
+    const current = await get();
+    const saved = await save(current.revision, VALID); // management VLAN 20
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const sn = testSn('S');
+    const res = await addDevice(sn, 'BS-S1008P');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await deviceRow(server, sn))?.desiredRevision).toBe(0);
+    // An AP joining now takes the management VLAN, and runs it once it connects.
+    const apSn = testSn('A');
+    expect((await addDevice(apSn, 'BA-W1200C')).status).toBe(200);
+    expect(await deviceRow(server, apSn)).toMatchObject({ configStatus: 'pending' });
+    const lateAp = await simulate(server, apSn, { model: 'BA-W1200C' });
+    running.push(lateAp);
+    await waitFor(() => lateAp.document.managementVlan === 20, 'new AP runs the management VLAN', 20_000);
+    const events = await server.database.db.select().from(deviceEvents).where(eq(deviceEvents.sn, sn));
+    expect(events).toEqual([
+      expect.objectContaining({
+        event: 'network-not-applied',
+        level: 'warning',
+        data: expect.objectContaining({ code: 5013 }),
+      }),
+    ]);
+    // Gone from the project again, so the later tests see the members they expect.
+    await server.database.db.delete(deviceEvents).where(eq(deviceEvents.sn, sn));
+    await server.database.db.delete(devices).where(eq(devices.sn, sn));
   });
 });

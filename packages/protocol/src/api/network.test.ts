@@ -44,3 +44,30 @@ describe('validateNetworkDocument', () => {
     expect(validateNetworkDocument(doc, { vlanRange: { min: 2, max: 4094 } })).toBeNull();
   });
 });
+
+describe('VLAN DHCP mode and L3 virtual interface', () => {
+  const withVlan = (v: Record<string, unknown>) => ({
+    ...VALID,
+    vlans: [...VALID.vlans!, { id: 30, name: 'x', ...v }],
+  });
+  it.each([
+    [{ ip: '10.30.0.1', dhcp: true, dhcpRelay: '10.20.0.5' }, 5011, 'vlans.1.dhcp'],
+    [{ ip: '10.30.0.1', dhcp: true, dhcpSnooping: true }, 5011, 'vlans.1.dhcp'],
+    [{ ip: '10.30.0.1', dhcpRelay: '10.20.0.5', dhcpSnooping: true }, 5011, 'vlans.1.dhcp'],
+    [{ ip: '10.30.0.1', dhcpRelay: '10.20.0' }, 16, 'vlans.1.dhcpRelay'],
+    [{ dhcpRelay: '10.20.0.5' }, 16, 'vlans.1.ip'],
+    [{ ip: '10.30.0.1', l3: false }, 16, 'vlans.1.l3'],
+    [{ dhcp: true, l3: false }, 16, 'vlans.1.l3'],
+    [{ l3: true }, 16, 'vlans.1.l3'],
+  ])('refuses %j with %i at %s', (v, code, path) => {
+    expect(check(withVlan(v))).toMatchObject({ code, path });
+  });
+  it.each([
+    [{ ip: '10.30.0.1', dhcp: true }],
+    [{ ip: '10.30.0.1', dhcpRelay: '10.20.0.5', l3: true }],
+    [{ dhcpSnooping: true, l3: false }],
+    [{}],
+  ])('accepts %j', (v) => {
+    expect(check(withVlan(v))).toBeNull();
+  });
+});

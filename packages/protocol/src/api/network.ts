@@ -66,6 +66,15 @@ export const NetworkVlan = z.object({
   mask: mask.optional(),
   /** The gateway serves DHCP on the VLAN's interface (a pool names the VLAN). */
   dhcp: z.boolean().default(false),
+  /** DHCP relay: the server requests are relayed to (only one of relay, snooping or server: 5011). */
+  dhcpRelay: ip.optional(),
+  /** DHCP snooping on the VLAN (only one of relay, snooping or server: 5011). */
+  dhcpSnooping: z.boolean().default(false),
+  /**
+   * L3 virtual interface: the gateway has an address in the VLAN. Absent: on exactly when the VLAN
+   * has an IP. Off: a layer-2 VLAN without IP, DHCP server or relay; on: needs an IP.
+   */
+  l3: z.boolean().optional(),
   /** Gateway ports carrying the VLAN tagged / untagged (a LAN port is untagged in one VLAN only). */
   tagged: portList,
   untagged: portList,
@@ -122,6 +131,27 @@ export type NetworkDocument = z.output<typeof NetworkDocument>;
 export type NetworkDocumentInput = z.input<typeof NetworkDocument>;
 
 export const EMPTY_NETWORK: NetworkDocument = NetworkDocument.parse({});
+
+/** SPEC.md §8: only one of DHCP relay, snooping or server on a VLAN at a time (5011). */
+export function validateDhcpExclusive(v: Pick<NetworkVlan, 'dhcp' | 'dhcpRelay' | 'dhcpSnooping'>): Check {
+  const on = [v.dhcp, !!v.dhcpRelay, v.dhcpSnooping].filter(Boolean).length;
+  return on > 1
+    ? invalid(Codes.DHCP_EXCLUSIVE, 'Only one of DHCP relay, snooping or server can be enabled at a time')
+    : null;
+}
+
+/** SPEC.md §3 VLAN L3 virtual interface: off carries no IP, DHCP server or relay; on needs an IP. */
+export function validateL3Interface(v: Pick<NetworkVlan, 'l3' | 'ip' | 'dhcp' | 'dhcpRelay'>): Check {
+  const hasIp = v.ip !== undefined && v.ip !== '';
+  if (v.l3 === false && (hasIp || v.dhcp || v.dhcpRelay)) {
+    return invalid(
+      Codes.FORM_DATA,
+      'A VLAN without an L3 virtual interface has no IP, DHCP server or DHCP relay',
+    );
+  }
+  if (v.l3 === true && !hasIp) return invalid(Codes.FORM_DATA, 'An L3 virtual interface needs an IP');
+  return null;
+}
 
 /** A failure located in the document, e.g. `vlans.2.name`. */
 export type NetworkCheck = (Check & { path: string }) | null;
@@ -199,7 +229,14 @@ export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRule
         const both = v.tagged.find((id) => v.untagged.includes(id));
         return both === undefined
           ? null
-          : at(`${p}.untagged`, invalid(Codes.FORM_DATA, `Port ${both} cannot be both tagged and untagged`));
+          : at(
+              `${p}.tagged`,
+              // SPEC.md §5 "tagged differs from PVID": an untagged port's PVID is this VLAN.
+              invalid(
+                Codes.FORM_DATA,
+                `Port ${both} is untagged in VLAN ${v.id} (its PVID): tagged must differ from the PVID`,
+              ),
+            );
       },
       () => {
         // SPEC.md §5: a LAN port needs exactly one untagged VLAN.
@@ -214,9 +251,15 @@ export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRule
               ),
             );
       },
+      () => at(`${p}.dhcp`, validateDhcpExclusive(v)),
+      () => (v.dhcpRelay ? at(`${p}.dhcpRelay`, validateIpv4(v.dhcpRelay, 'DHCP relay server')) : null),
+      () => at(`${p}.l3`, validateL3Interface(v)),
       () => {
         if (v.ip === undefined || v.ip === '') {
-          return v.dhcp ? at(`${p}.ip`, invalid(Codes.FORM_DATA, 'A VLAN serving DHCP needs an IP')) : null;
+          if (v.dhcp) return at(`${p}.ip`, invalid(Codes.FORM_DATA, 'A VLAN serving DHCP needs an IP'));
+          return v.dhcpRelay
+            ? at(`${p}.ip`, invalid(Codes.FORM_DATA, 'A VLAN relaying DHCP needs an IP'))
+            : null;
         }
         const m = v.mask ?? 24;
         if (typeof m === 'string') {

@@ -68,6 +68,10 @@ export const vlanConfigSchema = z.object({
   ip: ip.optional(),
   mask: mask.optional(),
   dhcp: z.boolean().default(false),
+  /** DHCP relay server, DHCP snooping, L3 virtual interface (project network, decision 0042). */
+  dhcpRelay: ip.optional(),
+  dhcpSnooping: z.boolean().optional(),
+  l3: z.boolean().optional(),
   /** Ports that carry the VLAN tagged / untagged. */
   tagged: z.array(int).default([]),
   untagged: z.array(int).default([]),

@@ -31,6 +31,7 @@ import { deviceState, devices } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { publishEvent } from '../events/bus.ts';
 import { closeDeviceRemoteSessions } from '../maintenance/remote.ts';
+import { compileForJoined } from '../network/service.ts';
 import { loadProjectAccess, type ProjectRow, requireWritable } from '../projects/access.ts';
 import { deviceAuditFields, leaveProject } from './leave-project.ts';
 import * as repo from './repository.ts';
@@ -53,6 +54,8 @@ import { type DeviceRow, toCommandView, toDeviceDetailView, toDeviceView } from 
 
 type Paged<T> = { items: T[]; total: number; page: number; pageSize: number };
 type ServiceDeps = Pick<Deps, 'database' | 'now'>;
+/** Adding a device also queues the project's network for it (decision 0042). */
+type JoinDeps = Pick<Deps, 'database' | 'now' | 'gateway'>;
 
 const ENTITY = 'device';
 
@@ -236,16 +239,19 @@ export async function getDevice(
 }
 
 export async function addDevice(
-  deps: ServiceDeps,
+  deps: JoinDeps,
   caller: Caller,
   projectId: number,
   input: AddDeviceBody,
 ): Promise<DeviceView> {
   const body = parseOrThrow(AddDeviceBody, input);
   const now = deps.now();
+  let queued: string[] = [];
   const row = await deps.database.db.transaction(async (tx) => {
     const access = requireWritable(await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' }));
     const bound = await bindOne(tx, access.project, body, now);
+    // The project's network reaches a device that joins after the last save (decision 0042).
+    queued = await compileForJoined(tx, deps, caller, projectId, [bound.sn], now);
     await recordAudit(tx, caller, {
       at: now,
       projectId,
@@ -263,7 +269,10 @@ export async function addDevice(
     });
     return bound;
   });
-  return toDeviceView(row);
+  for (const sn of queued) deps.gateway.commands.converge(sn);
+  // The answer carries the device's pending network revision.
+  const fresh = queued.length ? await repo.findProjectDevice(deps.database.db, projectId, row.sn) : null;
+  return toDeviceView(fresh ?? row);
 }
 
 function rowResult(code: number): ImportRowView['result'] {
@@ -279,13 +288,14 @@ function rowResult(code: number): ImportRowView['result'] {
  * in sheet order.
  */
 export async function importDevices(
-  deps: ServiceDeps,
+  deps: JoinDeps,
   caller: Caller,
   projectId: number,
   rows: ImportRow[],
 ): Promise<ImportResultView> {
   const now = deps.now();
-  return deps.database.db.transaction(async (tx) => {
+  let queued: string[] = [];
+  const result = await deps.database.db.transaction(async (tx) => {
     const access = requireWritable(await loadProjectAccess(tx, caller, projectId, { now, lock: 'update' }));
     const results = new Map<ImportRow, ImportRowView>();
     const seen = new Map<string, number>();
@@ -328,6 +338,7 @@ export async function importDevices(
       }
     }
     if (added.length > 0) {
+      queued = await compileForJoined(tx, deps, caller, projectId, added, now);
       await recordAudit(tx, caller, {
         at: now,
         projectId,
@@ -352,6 +363,8 @@ export async function importDevices(
       rows: rows.map((r) => results.get(r)!),
     };
   });
+  for (const sn of queued) deps.gateway.commands.converge(sn);
+  return result;
 }
 
 export async function updateDevice(

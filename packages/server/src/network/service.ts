@@ -5,12 +5,14 @@ import {
   type ConfigDiffView,
   type ConfigRevisionList,
   canonicalJson,
+  completeSwitchConfig,
   configHash,
   type DeviceConfigInput,
   deviceConfigSchema,
   diffConfigs,
   EMPTY_NETWORK,
   type ErrorCode,
+  EventLevel,
   errorMessage,
   hasCapability,
   isOfflineStatus,
@@ -32,6 +34,7 @@ import {
   redactSecrets,
   type SaveNetworkBody,
   SECRET_KEYS,
+  type SwitchConfigInput,
   validateDeviceConfig,
   validateNetworkDocument,
 } from '@beacon/protocol';
@@ -40,7 +43,7 @@ import { z } from 'zod';
 import { commitDeviceRevision, keepSecrets } from '../config/repository.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { pageWindow, withTotal } from '../db/paging.ts';
-import { devices, networkRevisions } from '../db/schema.ts';
+import { deviceEvents, devices, networkRevisions } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { type DeviceRow, selectDevices } from '../devices/row.ts';
 import { loadProjectAccess } from '../projects/access.ts';
@@ -63,7 +66,8 @@ const secretsOf = (deps: Deps) => deps.gateway.commands.secrets;
 export type Role = 'gateway' | 'switch' | 'ap';
 const SECTIONS: Record<Role, string[]> = {
   gateway: ['wan', 'lan', 'vlans', 'dhcpPools', 'staticRoutes', 'portMappings'],
-  switch: ['vlans', 'managementVlan'],
+  // The switch's management VLAN is its `switch` section's (decision 0042), never a top-level copy.
+  switch: ['vlans', 'switch.managementVlan'],
   ap: ['managementVlan'],
 };
 
@@ -85,9 +89,13 @@ export function compile(
   doc: NetworkDocument,
   role: Role,
   current: Record<string, unknown>,
+  info?: ModelInfo,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = { ...current };
   for (const key of SECTIONS[role]) delete out[key];
+  // A switch's management VLAN lives once, in its `switch` section (decision 0042): a top-level
+  // copy left by an earlier compile is dropped.
+  if (role === 'switch') delete out.managementVlan;
   if (role === 'gateway') {
     if (doc.wan) out.wan = clean({ ...doc.wan });
     if (doc.lan) out.lan = { ...doc.lan };
@@ -100,7 +108,12 @@ export function compile(
     if (doc.vlans.length) {
       out.vlans = doc.vlans.map((v) => ({ id: v.id, name: v.name, dhcp: false, tagged: [], untagged: [] }));
     }
-    if (doc.managementVlan !== undefined) out.managementVlan = doc.managementVlan;
+    if (doc.managementVlan !== undefined && info) {
+      // The rest of the section (ports, QVLAN, IP) stays the switch's own; the whole section is
+      // written complete, as the switch-port screen stores it (decision 0039).
+      const section = completeSwitchConfig(info, current.switch as SwitchConfigInput | undefined);
+      out.switch = { ...section, managementVlan: doc.managementVlan };
+    }
   } else if (doc.managementVlan !== undefined) {
     out.managementVlan = doc.managementVlan;
   }
@@ -190,12 +203,14 @@ function check(doc: NetworkDocument, members: readonly Member[], deps: Deps): vo
   // Each compiled document must also pass what the device itself checks (its model's rules).
   for (const m of members) {
     if (m.row.managementMode === ManagementMode.LOCAL) continue;
-    const compiled = deviceConfigSchema.safeParse(compile(doc, m.role, currentOf(deps, m)));
+    const compiled = deviceConfigSchema.safeParse(compile(doc, m.role, currentOf(deps, m), m.info));
     if (!compiled.success) throw new AppError(Codes.FORM_DATA, `The document does not fit ${m.row.sn}`);
     const f = validateDeviceConfig(compiled.data, m.info);
     if (f) {
+      // The switch's management VLAN comes from the document's (decision 0042): the field to fix.
+      const path = f.path?.startsWith('switch.managementVlan') ? 'managementVlan' : (f.path ?? '');
       throw new AppError(f.code as ErrorCode, `${m.row.sn}: ${f.message}`, {
-        [`document.${f.path ?? ''}`]: f.message,
+        [`document.${path}`]: f.message,
       });
     }
   }
@@ -273,7 +288,7 @@ export async function previewNetwork(
   const out: NetworkDeviceView[] = [];
   for (const m of members) {
     const current = currentOf(deps, m);
-    const next = deviceConfigSchema.parse(compile(doc, m.role, current));
+    const next = deviceConfigSchema.parse(compile(doc, m.role, current, m.info));
     const changed = canonicalJson(next) !== canonicalJson(deviceConfigSchema.parse(current));
     out.push(deviceView(m, changed && m.row.managementMode !== ManagementMode.LOCAL));
   }
@@ -326,7 +341,7 @@ async function commit(
       for (const m of members) {
         if (m.row.managementMode === ManagementMode.LOCAL) continue;
         const current = currentOf(deps, m);
-        const compiled = compile(doc, m.role, current);
+        const compiled = compile(doc, m.role, current, m.info);
         if (
           canonicalJson(deviceConfigSchema.parse(compiled)) ===
             canonicalJson(deviceConfigSchema.parse(current)) &&
@@ -359,6 +374,72 @@ async function commit(
   for (const sn of pushed) deps.gateway.commands.converge(sn);
   return view(deps, deps.database.db, projectId);
 }
+
+/**
+ * A device that joins the project (added, imported or bound again) after the last network save
+ * gets the project's network like any other member (decision 0042): in the joining transaction its
+ * document is compiled from the latest network revision and committed as its next revision,
+ * pending and due, so it converges like an offline device (on its hello, or the convergence job).
+ * A device the document does not fit (its model's own rules refuse the compiled document, e.g. a
+ * switch none of whose ports carries the management VLAN) is still added: nothing is queued for it
+ * and a warning `network-not-applied` event in the project's log says why; the next network save
+ * refuses with that code until it is fixed. Answers the SNs to push once the caller has committed.
+ */
+export async function compileForJoined(
+  tx: DbOrTx,
+  deps: Pick<Deps, 'gateway'>,
+  caller: Pick<WriteCaller, 'accountId' | 'account'>,
+  projectId: number,
+  sns: readonly string[],
+  now: Date,
+): Promise<string[]> {
+  if (sns.length === 0) return [];
+  const head = await latest(tx, projectId);
+  if (!head) return [];
+  const doc = openDoc(deps as Deps, head);
+  const wanted = new Set(sns);
+  const queued: string[] = [];
+  for (const m of await membersOf(tx, projectId)) {
+    if (!wanted.has(m.row.sn) || m.row.managementMode === ManagementMode.LOCAL) continue;
+    const current = currentDocument(deps as Deps, m.row);
+    const compiled = compile(doc, m.role, current, m.info);
+    const parsed = deviceConfigSchema.safeParse(compiled);
+    const failure = parsed.success
+      ? validateDeviceConfig(parsed.data, m.info)
+      : { code: Codes.FORM_DATA, message: 'The document does not fit the device', path: '' };
+    if (failure) {
+      await tx
+        .insert(deviceEvents)
+        .values({
+          sn: m.row.sn,
+          projectId,
+          eventId: `${NETWORK_NOT_APPLIED_EVENT}-${head.revision}-${now.getTime()}`,
+          at: now,
+          event: NETWORK_NOT_APPLIED_EVENT,
+          level: EventLevel.WARNING,
+          message: `Network revision ${head.revision} was not applied to ${m.row.sn}: ${failure.message} (${failure.code})`,
+          data: { code: failure.code, path: failure.path ?? null, revision: head.revision },
+          receivedAt: now,
+        })
+        .onConflictDoNothing();
+      continue;
+    }
+    // Nothing of the network for this device (e.g. an AP and no management VLAN): no revision.
+    if (canonicalJson(parsed.data) === canonicalJson(deviceConfigSchema.parse(current))) continue;
+    await commitDeviceRevision(tx, secretsOf(deps as Deps), {
+      sn: m.row.sn,
+      projectId,
+      document: compiled,
+      author: caller,
+      reason: `Network revision ${head.revision} (joined the project)`,
+      now,
+    });
+    queued.push(m.row.sn);
+  }
+  return queued;
+}
+
+export const NETWORK_NOT_APPLIED_EVENT = 'network-not-applied';
 
 export function saveNetwork(
   deps: Deps,

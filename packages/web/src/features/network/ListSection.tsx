@@ -31,7 +31,8 @@ export interface ListSectionProps<T, V> extends SectionProps {
   /** The path prefix of this list in the document (e.g. `vlans`), to place a failure on its field. */
   listPath: string;
   toValues: (item: T | null) => V;
-  fromValues: (values: V) => T;
+  /** The item the form describes, or several (a VLAN add with a list of ids such as 10-13). */
+  fromValues: (values: V) => T | T[];
   fields: (form: FormInstance<V>, view: NetworkView) => ReactNode;
 }
 
@@ -58,9 +59,10 @@ export function ListSection<T, V extends object>(props: ListSectionProps<T, V>) 
 
   const candidate = (values: V): NetworkDocumentInput => {
     const next = [...items];
-    const item = props.fromValues(values);
-    if (editing?.index === null || editing === null) next.push(item);
-    else next[editing.index] = item;
+    const made = props.fromValues(values);
+    const added = Array.isArray(made) ? made : [made];
+    if (editing?.index === null || editing === null) next.push(...added);
+    else next.splice(editing.index, 1, ...added);
     return props.withItems(next);
   };
 

@@ -1,4 +1,11 @@
-import { type NetworkVlan, validateIpv4, validateVlanId, validateVlanName } from '@beacon/protocol';
+import {
+  LIMITS,
+  type NetworkVlan,
+  parseVlanList,
+  validateIpv4,
+  validateVlanList,
+  validateVlanName,
+} from '@beacon/protocol';
 import { Button, Card, Checkbox, Form, Input, Select, Space, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,8 +20,17 @@ interface Values {
   ip: string;
   mask: string;
   dhcp: boolean;
+  dhcpRelay: string;
+  dhcpSnooping: boolean;
+  l3: boolean;
   tagged: number[];
   untagged: number[];
+}
+
+/** SPEC.md §5: the ids of one add, a list with commas and ranges (10-13), at most 100. */
+function idsOf(text: string, range: { min: number; max: number }): number[] {
+  const ids = parseVlanList(text ?? '', range, LIMITS.VLANS_PER_ADD);
+  return Array.isArray(ids) ? ids : [Number(text)];
 }
 
 function VlanSection(props: SectionProps) {
@@ -42,7 +58,14 @@ function VlanSection(props: SectionProps) {
         {
           title: t('network.vlan.dhcp'),
           dataIndex: 'dhcp',
-          render: (_, v) => (v.dhcp ? t('network.on') : t('network.off')),
+          render: (_, v) =>
+            v.dhcp
+              ? t('network.on')
+              : v.dhcpRelay
+                ? t('network.vlan.relayTo', { ip: v.dhcpRelay })
+                : v.dhcpSnooping
+                  ? t('network.vlan.snooping')
+                  : t('network.off'),
         },
         {
           title: t('network.vlan.ports'),
@@ -67,27 +90,37 @@ function VlanSection(props: SectionProps) {
         ip: v?.ip ?? '',
         mask: maskText(v?.mask ?? (v ? undefined : 24)),
         dhcp: v?.dhcp ?? false,
+        dhcpRelay: v?.dhcpRelay ?? '',
+        dhcpSnooping: v?.dhcpSnooping ?? false,
+        l3: v ? (v.l3 ?? !!v.ip) : true,
         tagged: v?.tagged ?? [],
         untagged: v?.untagged ?? [],
       })}
-      fromValues={(x) => ({
-        id: Number(x.id),
-        name: x.name ?? '',
-        ip: blankToUndefined(x.ip),
-        mask: blankToUndefined(x.ip) ? (maskOf(x.mask) ?? 24) : undefined,
-        dhcp: !!x.dhcp,
-        tagged: x.tagged ?? [],
-        untagged: x.untagged ?? [],
-      })}
+      fromValues={(x) => {
+        const ids = idsOf(x.id, view.vlanRange);
+        // Several ids in one add: one VLAN each, named after the given name and the id.
+        return ids.map((id) => ({
+          id,
+          name: ids.length > 1 ? `${x.name ?? ''}_${id}` : (x.name ?? ''),
+          ip: blankToUndefined(x.ip),
+          mask: blankToUndefined(x.ip) ? (maskOf(x.mask) ?? 24) : undefined,
+          dhcp: !!x.dhcp,
+          dhcpRelay: blankToUndefined(x.dhcpRelay),
+          dhcpSnooping: !!x.dhcpSnooping,
+          l3: !!x.l3,
+          tagged: x.tagged ?? [],
+          untagged: x.untagged ?? [],
+        }));
+      }}
       fields={() => (
         <>
           <Form.Item
             name="id"
             label={t('network.vlan.id')}
-            extra={t('network.vlan.range', view.vlanRange)}
+            extra={t('network.vlan.idList', { ...view.vlanRange, limit: LIMITS.VLANS_PER_ADD })}
             rules={[
               { required: true, message: t('network.required') },
-              checkRule((v) => validateVlanId(v, view.vlanRange)),
+              checkRule((v) => validateVlanList(v, view.vlanRange, LIMITS.VLANS_PER_ADD)),
             ]}
           >
             <Input inputMode="numeric" data-testid="vlan-id" />
@@ -112,8 +145,21 @@ function VlanSection(props: SectionProps) {
           <Form.Item name="mask" label={t('network.mask')}>
             <Input data-testid="vlan-mask" />
           </Form.Item>
-          <Form.Item name="dhcp" valuePropName="checked">
-            <Checkbox>{t('network.vlan.dhcp')}</Checkbox>
+          <Form.Item name="l3" valuePropName="checked">
+            <Checkbox data-testid="vlan-l3">{t('network.vlan.l3')}</Checkbox>
+          </Form.Item>
+          <Form.Item name="dhcp" valuePropName="checked" extra={t('network.vlan.dhcpOne')}>
+            <Checkbox data-testid="vlan-dhcp">{t('network.vlan.dhcp')}</Checkbox>
+          </Form.Item>
+          <Form.Item name="dhcpSnooping" valuePropName="checked">
+            <Checkbox data-testid="vlan-snooping">{t('network.vlan.snooping')}</Checkbox>
+          </Form.Item>
+          <Form.Item
+            name="dhcpRelay"
+            label={t('network.vlan.relay')}
+            rules={[checkRule((v) => validateIpv4(v, 'DHCP relay server'), true)]}
+          >
+            <Input data-testid="vlan-relay" />
           </Form.Item>
           <Form.Item name="untagged" label={t('network.vlan.untagged')}>
             <Select mode="multiple" options={portOptions} aria-label={t('network.vlan.untagged')} />
