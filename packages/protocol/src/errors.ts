@@ -183,6 +183,8 @@ export const ERROR_CATALOGUE = {
   5120: e('The configuration was changed by someone else; reload it and apply your change again', 409),
   // Switch ports (docs/decisions/0039).
   5260: e("The ports' PoE power limits exceed the switch's PoE budget", 409),
+  // Overview and data screen (docs/decisions/0041).
+  5270: e('Choose a country by its ISO 3166-1 code', 400),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -299,6 +301,7 @@ export const Codes = {
   VLAN_MISSING: 5013,
   AGGREGATION: 5015,
   POE_BUDGET: 5260,
+  COUNTRY_CODE: 5270,
 } as const satisfies Record<string, ErrorCode>;
 
 /** Client-side failures that have no server code (SPEC.md §7). */

@@ -37,6 +37,7 @@ import type { App } from './http/types.ts';
 import { registerNulGuard, validatorCompiler } from './http/validation.ts';
 import { setWebCacheHeaders } from './http/web-assets.ts';
 import { firmwareDownloadRoutes, maintenanceRoutes } from './maintenance/routes.ts';
+import { overviewRoutes } from './overview/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
 import { sharingRoutes } from './sharing/routes.ts';
 
@@ -149,6 +150,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         await maintenanceRoutes(signed as App, deps);
         await configRoutes(signed as App, deps);
         await switchRoutes(signed as App, deps);
+        await overviewRoutes(signed as App, deps);
       });
     },
     { prefix: API_PREFIX },

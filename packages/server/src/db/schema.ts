@@ -10,4 +10,5 @@ export * from './schema/devices.ts';
 export * from './schema/jobs.ts';
 export * from './schema/mail.ts';
 export * from './schema/maintenance.ts';
+export * from './schema/overview.ts';
 export * from './schema/projects.ts';
