@@ -49,12 +49,14 @@ const ProjectPreviewPage = named(
   () => import('./features/projects/ProjectPreviewPage.tsx'),
   'ProjectPreviewPage',
 );
+const DataScreenPage = named(() => import('./features/overview/DataScreenPage.tsx'), 'DataScreenPage');
 const AcceptInvitePage = named(() => import('./features/sharing/AcceptInvitePage.tsx'), 'AcceptInvitePage');
 const AuthorityPage = named(() => import('./features/sharing/AuthorityPage.tsx'), 'AuthorityPage');
 
 const REAL_PAGES: Record<string, () => ReactNode> = {
   '/overview/list': () => <ProjectListPage />,
   '/overview/preview': () => <ProjectPreviewPage />,
+  '/overview/preview/datascreen': () => <DataScreenPage />,
   '/manage/authority': () => <AuthorityPage />,
   '/manage/devconf': () => <DevicesPage />,
 };
