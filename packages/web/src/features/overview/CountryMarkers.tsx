@@ -10,7 +10,12 @@ import { countryName } from './countries.ts';
 export function CountryMarkers({ countries }: { countries: readonly string[] }) {
   const { t } = useTranslation();
   if (countries.length === 0) {
-    return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('dataScreen.noCountries')} />;
+    return (
+      <Empty
+        image={Empty.PRESENTED_IMAGE_SIMPLE}
+        description={<span style={{ color: '#e6f4ff' }}>{t('dataScreen.noCountries')}</span>}
+      />
+    );
   }
   return (
     <ul

@@ -186,7 +186,7 @@ export function DataScreenPage() {
             <Card
               size="small"
               title={t('dataScreen.map')}
-              extra={stats ? <HealthTag health={stats.health} testId="data-screen-health" /> : null}
+              extra={stats ? <HealthTag health={stats.health} testId="data-screen-health" dark /> : null}
               style={{ background: 'rgba(255,255,255,0.04)', height: '100%' }}
             >
               <CountryMarkers countries={settings.data?.countries ?? []} />

@@ -80,7 +80,10 @@ export function TypeChart({ byType }: { byType: readonly TypeStats[] }) {
       />
       {byType.length === 0 ? (
         <div style={{ position: 'absolute', inset: 0, display: 'grid', placeItems: 'center' }}>
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('dataScreen.noChartData')} />
+          <Empty
+            image={Empty.PRESENTED_IMAGE_SIMPLE}
+            description={<span style={{ color: '#e6f4ff' }}>{t('dataScreen.noChartData')}</span>}
+          />
         </div>
       ) : null}
     </div>
