@@ -110,6 +110,8 @@ describe.runIf(hasChromium())('overview and data screen in Chromium', () => {
     await poll(() => page.locator('[data-testid="data-screen-chart"] svg').count()).toBeGreaterThan(0);
     expect(await axeViolations(page)).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);
+    // The wall display without the "saved" toast.
+    await poll(() => page.locator('.ant-message-notice').count()).toBe(0);
     await page.screenshot({ path: path.resolve(import.meta.dirname, '../docs/data-screen.png') });
 
     await page.setViewportSize({ width: 390, height: 844 });
