@@ -144,6 +144,44 @@ describe('overview', () => {
     expect((await list('?sort=devices&order=desc')).map((p) => p.name)[0]).toBe('Busy');
   });
 
+  it('counts every project of a long list right, each with its own devices', async () => {
+    const many = await createAccount(server);
+    const made: { id: number; devices: number }[] = [];
+    for (let i = 0; i < 30; i += 1) {
+      const [row] = await server.database.db
+        .insert(projects)
+        .values({ ownerId: many.id, name: `Many ${i}`, scenario: 'hotel' })
+        .returning({ id: projects.id });
+      // i devices, the first i % 3 of them online with 2 clients each.
+      for (let d = 0; d < i; d += 1) {
+        await insertDevice(server.database, {
+          sn: testSn('M'),
+          projectId: row.id,
+          model: 'BA-W1200C',
+          type: 'ap',
+          status: d < i % 3 ? 1 : 0,
+          clientCount: 2,
+        });
+      }
+      made.push({ id: row.id, devices: i });
+    }
+    const res = await many.client.get<Paged<ProjectListItem>>(
+      '/projects?pageSize=50&sort=devices&order=desc',
+    );
+    expect(res.status).toBe(200);
+    const rows = res.body.data.items.filter((p) => !p.isDemo);
+    expect(rows.map((p) => p.stats.total)).toEqual(made.map((m) => m.devices).sort((a, b) => b - a));
+    for (const m of made) {
+      const online = Math.min(m.devices, m.devices % 3);
+      expect(rows.find((p) => p.id === m.id)?.stats).toMatchObject({
+        total: m.devices,
+        online,
+        offline: m.devices - online,
+        clients: online * 2,
+      });
+    }
+  });
+
   it('follows a device going offline', async () => {
     const sn = testSn('A');
     await insertDevice(server.database, {
