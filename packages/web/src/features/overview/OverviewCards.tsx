@@ -1,7 +1,9 @@
 import type { TypeStats } from '@beacon/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Col, Empty, Row, Skeleton, Statistic, Table, Typography } from 'antd';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useKeyboardScroll } from '../../components/useKeyboardScroll.ts';
 import { formatDateTime } from '../../util/format.ts';
 import { useLiveDeviceEvents } from '../devices/useLiveEvents.ts';
 import { overviewApi, overviewKey, REFRESH_MS } from './api.ts';
@@ -15,6 +17,8 @@ import { HealthTag } from './HealthTag.tsx';
 export function OverviewCards({ projectId }: { projectId: number }) {
   const { t } = useTranslation();
   useLiveDeviceEvents(projectId);
+  const box = useRef<HTMLDivElement>(null);
+  useKeyboardScroll(box, t('overview.byType'));
   const overview = useQuery({
     queryKey: overviewKey(projectId),
     queryFn: () => overviewApi.overview(projectId),
@@ -42,6 +46,7 @@ export function OverviewCards({ projectId }: { projectId: number }) {
         ) : null
       }
       data-testid="overview-counts"
+      ref={box}
     >
       {overview.isLoading || !stats ? (
         <Skeleton active />
