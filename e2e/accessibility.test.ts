@@ -97,6 +97,9 @@ describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
         await visit(page, path);
         await expectAccessible(page, `${screen} @${vp.width}`);
       }
+      await page.goto('/overview/preview/datascreen');
+      await page.getByTestId('data-screen-title').waitFor();
+      await expectAccessible(page, `data screen @${vp.width}`);
       await page.goto('/no-such-screen');
       await page.getByTestId('page-title').waitFor();
       await expectAccessible(page, `not found @${vp.width}`);

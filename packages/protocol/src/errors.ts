@@ -194,6 +194,8 @@ export const ERROR_CATALOGUE = {
   // Online clients (src/clients/ of the server, docs/decisions/0035).
   5220: e('The client blacklist is full (at most 100 entries)', 409),
   5221: e('The client is not online on this device', 404),
+  // Overview and data screen (docs/decisions/0041).
+  5270: e('Choose a country by its ISO 3166-1 code', 400),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -323,6 +325,7 @@ export const Codes = {
   LOG_RANGE: 5230,
   CLIENT_BLACKLIST_FULL: 5220,
   CLIENT_NOT_ONLINE: 5221,
+  COUNTRY_CODE: 5270,
 } as const satisfies Record<string, ErrorCode>;
 
 /** Client-side failures that have no server code (SPEC.md §7). */

@@ -41,6 +41,7 @@ import { setWebCacheHeaders } from './http/web-assets.ts';
 import { logRoutes } from './logs/routes.ts';
 import { firmwareDownloadRoutes, maintenanceRoutes } from './maintenance/routes.ts';
 import { networkRoutes } from './network/routes.ts';
+import { overviewRoutes } from './overview/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
 import { sharingRoutes } from './sharing/routes.ts';
 import { statsRoutes } from './stats/routes.ts';
@@ -159,6 +160,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         await networkRoutes(signed as App, deps);
         await alarmRoutes(signed as App, deps);
         await clientRoutes(signed as App, deps);
+        await overviewRoutes(signed as App, deps);
       });
     },
     { prefix: API_PREFIX },

@@ -51,6 +51,7 @@ const ProjectPreviewPage = named(
   () => import('./features/projects/ProjectPreviewPage.tsx'),
   'ProjectPreviewPage',
 );
+const DataScreenPage = named(() => import('./features/overview/DataScreenPage.tsx'), 'DataScreenPage');
 const AcceptInvitePage = named(() => import('./features/sharing/AcceptInvitePage.tsx'), 'AcceptInvitePage');
 const AuthorityPage = named(() => import('./features/sharing/AuthorityPage.tsx'), 'AuthorityPage');
 const VlanPage = named(() => import('./features/network/VlanPage.tsx'), 'VlanPage');
@@ -67,6 +68,7 @@ const ClientDataPage = named(() => import('./features/clients/ClientDataPage.tsx
 const REAL_PAGES: Record<string, () => ReactNode> = {
   '/overview/list': () => <ProjectListPage />,
   '/overview/preview': () => <ProjectPreviewPage />,
+  '/overview/preview/datascreen': () => <DataScreenPage />,
   '/manage/authority': () => <AuthorityPage />,
   '/manage/devconf': () => <DevicesPage />,
   '/manage/networkconf/vlan': () => <VlanPage />,

@@ -4,6 +4,7 @@ import { ProjectParams } from './ids.ts';
 import {
   AuditView,
   CreateProjectBody,
+  ProjectListItem,
   ProjectListQuery,
   ProjectView,
   UpdateProjectBody,
@@ -15,7 +16,7 @@ export const DeletedProjectView = z.object({ id: z.number().int() });
 
 /** The project list, a project itself and its audit trail (server projects/, web features/projects). */
 export const PROJECT_ROUTES = {
-  list: { method: 'GET', path: '/projects', query: ProjectListQuery, response: Paged(ProjectView) },
+  list: { method: 'GET', path: '/projects', query: ProjectListQuery, response: Paged(ProjectListItem) },
   create: { method: 'POST', path: '/projects', body: CreateProjectBody, response: ProjectView },
   get: { method: 'GET', path: '/projects/:id', params: ProjectParams, response: ProjectView },
   update: {

@@ -11,6 +11,7 @@ import { DEFAULT_TIME_ZONE, validateTimeZone, zoneForOffset } from '../timezone.
 import { validateProjectName } from '../validators/names.ts';
 import { checked } from '../validators/zod.ts';
 import { PageQuery } from './envelope.ts';
+import { ProjectStats } from './overview.ts';
 
 const netMode = z.union([z.literal(NetMode.WLAN), z.literal(NetMode.MESH)]);
 /**
@@ -80,12 +81,19 @@ export const ProjectView = z.object({
 });
 export type ProjectView = z.infer<typeof ProjectView>;
 
+/** A row of the project list: the project with its device counts and health (docs/decisions/0041). */
+export const ProjectListItem = ProjectView.extend({ stats: ProjectStats });
+export type ProjectListItem = z.infer<typeof ProjectListItem>;
+
 /** GET /api/v1/projects */
 export const ProjectListQuery = PageQuery.extend({
   range: z.enum(PROJECT_TIME_RANGES).optional(),
   q: z.string().trim().max(64).optional(),
   netMode: z.coerce.number().pipe(netMode).optional(),
-  sort: z.enum(['name', 'createdAt', 'updatedAt']).default('createdAt'),
+  /** devices, online, clients, health: the row's `stats` (docs/decisions/0041). */
+  sort: z
+    .enum(['name', 'createdAt', 'updatedAt', 'devices', 'online', 'clients', 'health'])
+    .default('createdAt'),
   order: z.enum(['asc', 'desc']).default('desc'),
 });
 export type ProjectListQuery = z.infer<typeof ProjectListQuery>;

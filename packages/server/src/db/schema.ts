@@ -14,5 +14,6 @@ export * from './schema/logs.ts';
 export * from './schema/mail.ts';
 export * from './schema/maintenance.ts';
 export * from './schema/network.ts';
+export * from './schema/overview.ts';
 export * from './schema/projects.ts';
 export * from './schema/stats.ts';

@@ -3,11 +3,8 @@ import { and, asc, count, desc, eq, gte, inArray, ne, type SQL, sql } from 'driz
 import type { DbOrTx } from '../db/client.ts';
 import { pageWindow, withTotal } from '../db/paging.ts';
 import { accounts, auditLog, customScenarios, devices, projectMembers, projects } from '../db/schema.ts';
+import { projectStatsSubquery, type StatsRow } from '../overview/stats.ts';
 import { memberJoin, type ProjectRow, visibleProjectIds } from './access.ts';
-
-/** Devices per project: a correlated count served by the index on devices(project_id). */
-const deviceCount =
-  sql<number>`(select count(*) from ${devices} where ${devices.projectId} = ${projects.id})`.mapWith(Number);
 
 /** The stored fields of a project an administrator sets: the audit row's before/after. */
 export type ProjectFields = Pick<
@@ -33,7 +30,8 @@ export interface ListedProject {
   expiresAt: Date | null;
   acceptedAt: Date | null;
   via: string | null;
-  deviceCount: number;
+  /** The project's device counts (overview/stats.ts); null fields: no devices. */
+  stats: StatsRow;
 }
 
 /** LIKE pattern that matches `text` literally anywhere (backslash is PostgreSQL's default escape). */
@@ -48,7 +46,9 @@ export interface ListFilter extends Omit<ProjectListQuery, 'range'> {
 
 /**
  * One page of the projects the account may see (own, unexpired shares, demo), with the total.
- * One query: the visible ids come from an index-served UNION, the total from count(*) over().
+ * One query: the visible ids come from an index-served UNION, the total from count(*) over(), the
+ * device counts from one grouped subquery over the visible projects' devices (also the sort keys
+ * devices, online, clients, health).
  */
 export async function listVisibleProjects(
   db: DbOrTx,
@@ -62,12 +62,17 @@ export async function listVisibleProjects(
   if (filter.netMode !== undefined) conditions.push(eq(projects.netMode, filter.netMode));
   const where = and(...conditions);
 
-  const column =
-    filter.sort === 'name'
-      ? sql`lower(${projects.name})`
-      : filter.sort === 'updatedAt'
-        ? projects.updatedAt
-        : projects.createdAt;
+  const ov = projectStatsSubquery(db, visibleProjectIds(accountId, now));
+  const column = {
+    name: sql`lower(${projects.name})`,
+    updatedAt: projects.updatedAt,
+    createdAt: projects.createdAt,
+    devices: sql`coalesce(${ov.total}, 0)`,
+    online: sql`coalesce(${ov.online}, 0)`,
+    clients: sql`coalesce(${ov.clients}, 0)`,
+    // No devices sorts below 0 % healthy.
+    health: sql`coalesce(${ov.healthy} * 100 / nullif(${ov.total}, 0), -1)`,
+  }[filter.sort];
   const direction = filter.order === 'asc' ? asc : desc;
 
   const rows = await db
@@ -78,12 +83,20 @@ export async function listVisibleProjects(
       expiresAt: projectMembers.expiresAt,
       acceptedAt: projectMembers.acceptedAt,
       via: projectMembers.via,
-      deviceCount,
+      stats: {
+        total: ov.total,
+        online: ov.online,
+        offline: ov.offline,
+        clients: ov.clients,
+        configFailed: ov.configFailed,
+        healthy: ov.healthy,
+      },
       total: sql<number>`count(*) over()`.mapWith(Number),
     })
     .from(projects)
     .innerJoin(accounts, eq(accounts.id, projects.ownerId))
     .leftJoin(projectMembers, memberJoin(accountId))
+    .leftJoin(ov, eq(ov.projectId, projects.id))
     .where(where)
     .orderBy(direction(column), direction(projects.id))
     .limit(filter.pageSize)

@@ -5,6 +5,7 @@ import {
   Codes,
   CreateProjectBody,
   type PageQuery,
+  type ProjectListItem,
   type ProjectListQuery,
   type ProjectTimeRange,
   type ProjectView,
@@ -16,6 +17,7 @@ import { recordAudit } from '../audit/audit.ts';
 import type { Caller } from '../auth/principal.ts';
 import type { DbOrTx } from '../db/client.ts';
 import type { Deps } from '../deps.ts';
+import { toStats } from '../overview/stats.ts';
 import {
   loadProjectAccess,
   type ProjectAccess,
@@ -95,23 +97,25 @@ export async function listProjects(
   deps: ServiceDeps,
   caller: Caller,
   query: ProjectListQuery,
-): Promise<Paged<ProjectView>> {
+): Promise<Paged<ProjectListItem>> {
   const now = deps.now();
   const { range, ...rest } = query;
   const { rows, total } = await repo.listVisibleProjects(deps.database.db, caller.accountId, now, {
     ...rest,
     createdSince: range ? rangeStart(range, now) : undefined,
   });
-  const items = rows.map((row) =>
-    toProjectView(
+  const items = rows.map((row) => {
+    const stats = toStats(row.stats);
+    const view = toProjectView(
       {
         project: row.project,
         ownerAccount: row.ownerAccount,
         ...resolveRight(caller.accountId, row.project, row),
       },
-      row.deviceCount,
-    ),
-  );
+      stats.total,
+    );
+    return { ...view, stats };
+  });
   return { items, total, page: query.page, pageSize: query.pageSize };
 }
 

@@ -8,6 +8,7 @@ import {
   alarmWindows,
   clientBlacklist,
   configRevisions,
+  dataScreens,
   devices,
   firmwareImages,
   networkRevisions,
@@ -1327,6 +1328,63 @@ const clientsResource: ContractResource = {
   ],
 };
 
+/** Project overview counts and the data screen (src/overview/, decision 0041): one online AP. */
+const overviewResource: ContractResource = {
+  name: 'overview',
+  async setup(world) {
+    const sn = contractSn('O');
+    const seen = new Date();
+    await insertDevice(world.server.database, {
+      sn,
+      projectId: world.projectId,
+      model: 'BA-W1200C',
+      type: 'ap',
+      status: 1,
+      clientCount: 3,
+      firstSeenAt: seen,
+      lastSeenAt: seen,
+    });
+    return { sn };
+  },
+  async state(ctx) {
+    return ctx.server.database.db.select().from(dataScreens).where(eq(dataScreens.projectId, ctx.projectId));
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/overview',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/overview`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/data-screen',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/data-screen`,
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/data-screen',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/data-screen`,
+      body: () => ({ title: 'Contract wall', subtitle: 'Lobby', countries: ['DE', 'FR'] }),
+      invalid: [
+        {
+          label: 'a title of 19 characters',
+          body: { title: 'a'.repeat(19), subtitle: '', countries: [] },
+          code: 16,
+        },
+        {
+          label: '6 countries',
+          body: { title: 'ok', subtitle: '', countries: ['DE', 'FR', 'CN', 'JP', 'US', 'GB'] },
+          code: 5045,
+        },
+        { label: 'an unknown country', body: { title: 'ok', subtitle: '', countries: ['XX'] }, code: 5270 },
+      ],
+    },
+  ],
+};
+
 export const CONTRACT_RESOURCES: ContractResource[] = [
   projectResource,
   sharingResource,
@@ -1340,4 +1398,5 @@ export const CONTRACT_RESOURCES: ContractResource[] = [
   alarmResource,
   networkResource,
   switchResource,
+  overviewResource,
 ];

@@ -34,7 +34,7 @@ export function ProjectSwitcher({ compact = false }: { compact?: boolean }) {
     queryFn: () => api.projects(SWITCHER_QUERY),
   });
   const items = projects.data?.items ?? [];
-  const options = items.map((p) => ({
+  const options: { value: number; label: string; project: ProjectView }[] = items.map((p) => ({
     value: p.id,
     label: p.name,
     project: p,

@@ -1,6 +1,7 @@
 import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import {
   PROJECT_TIME_RANGES,
+  type ProjectListItem,
   type ProjectListQuery,
   type ProjectTimeRange,
   type ProjectView,
@@ -17,6 +18,8 @@ import { currentProject, selectProject } from '../../session/currentProject.ts';
 import { errorText, showError, showSuccess } from '../../state/feedback.ts';
 import { withLoadState } from '../../state/store.ts';
 import { formatDateTime, formatTimeZone } from '../../util/format.ts';
+import { REFRESH_MS } from '../overview/api.ts';
+import { statsColumns } from '../overview/statsColumns.tsx';
 import { PendingOffers } from '../sharing/PendingOffers.tsx';
 import { propertyKey } from './labels.ts';
 import { ProjectFormModal } from './ProjectFormModal.tsx';
@@ -50,6 +53,8 @@ export function ProjectListPage() {
     queryKey: ['projects', 'list', query],
     queryFn: () => api.projects(query),
     placeholderData: keepPreviousData,
+    // Device counts change with the devices of every listed project: refreshed every 30 s.
+    refetchInterval: REFRESH_MS,
   });
 
   const remove = useMutation({
@@ -69,7 +74,7 @@ export function ProjectListPage() {
 
   const filtered = !!(range || q || netMode !== undefined);
 
-  const columns: TableProps<ProjectView>['columns'] = [
+  const columns: TableProps<ProjectListItem>['columns'] = [
     {
       title: t('project.name'),
       dataIndex: 'name',
@@ -119,7 +124,7 @@ export function ProjectListPage() {
       key: 'property',
       render: (_: string, p: ProjectView) => t(propertyKey(p)),
     },
-    { title: t('project.devices'), dataIndex: 'deviceCount', key: 'deviceCount', align: 'right' },
+    ...statsColumns(t, sort, order),
     {
       title: t('project.created'),
       dataIndex: 'createdAt',
@@ -219,7 +224,7 @@ export function ProjectListPage() {
             ]}
           />
         </Space>
-        <Table<ProjectView>
+        <Table<ProjectListItem>
           rowKey="id"
           columns={columns}
           dataSource={list.data?.items ?? []}

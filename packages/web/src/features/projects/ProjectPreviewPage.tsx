@@ -13,6 +13,7 @@ import { ProjectTags, SWITCHER_QUERY } from '../../layout/ProjectSwitcher.tsx';
 import { selectProject, useCurrentProject } from '../../session/currentProject.ts';
 import { formatDateTime, formatTimeZone } from '../../util/format.ts';
 import { devicesApi } from '../devices/api.ts';
+import { OverviewCards } from '../overview/OverviewCards.tsx';
 import { PendingOffers } from '../sharing/PendingOffers.tsx';
 import { auditActionKey, auditEntityKey, auditSubject } from './auditText.ts';
 import { propertyKey, rightKey } from './labels.ts';
@@ -94,6 +95,9 @@ export function ProjectPreviewPage() {
       <PendingOffers />
       {blocked ? <Alert type="info" showIcon title={t(blocked)} style={{ marginBottom: 16 }} /> : null}
       <Row gutter={[16, 16]}>
+        <Col xs={24}>
+          <OverviewCards projectId={current.id} />
+        </Col>
         <Col xs={24} xxl={14}>
           <Card
             title={t('project.facts')}

@@ -1,0 +1,124 @@
+import path from 'node:path';
+import { DEMO_PROJECT_IDS, type ProjectOverview } from '@beacon/protocol';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { call, createProjectByApi, freshSn, signUpByApi } from './helpers/account.ts';
+import { axeViolations } from './helpers/axe.ts';
+import { hasChromium, useBrowser } from './helpers/browser.ts';
+
+/** The machine is shared: allow the UI a few seconds. */
+const poll = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout, interval: 200 });
+
+const text = async (page: Page, testId: string) =>
+  ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
+
+async function fitsWidth(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
+}
+
+/**
+ * Project overview and data screen (issue 9, decision 0041) in Chromium: the demo project's
+ * overview shows the server's counts; the data screen opens with its title, a writer edits title,
+ * subtitle and countries, the demo project's cannot; axe-clean at 1440 px and 390 px.
+ */
+describe.runIf(hasChromium())('overview and data screen in Chromium', () => {
+  const browser = useBrowser();
+
+  it('shows the demo project counts and its data screen', { timeout: 120_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await signUpByApi(page, `e2e-overview-demo-${Date.now()}@example.com`);
+    const api = await call<ProjectOverview>(page, 'GET', `/projects/${DEMO_PROJECT_IDS.WLAN}/overview`);
+    expect(api.code).toBe(0);
+
+    await page.goto('/overview/list');
+    await page.getByTestId(`project-row-${DEMO_PROJECT_IDS.WLAN}`).click();
+    await page.waitForURL('**/overview/preview');
+    await page.getByTestId('overview-counts').waitFor();
+    await poll(() => text(page, 'overview-total')).toBe(String(api.data.stats.total));
+    expect(await text(page, 'overview-online')).toBe(String(api.data.stats.online));
+    expect(await text(page, 'overview-clients')).toBe(String(api.data.stats.clients));
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Open data screen' }).click();
+    await page.waitForURL('**/overview/preview/datascreen');
+    await poll(() => text(page, 'data-screen-title')).not.toBe('');
+    // Never saved: the project's name, cut to 18 characters.
+    const demo = await call<{ name: string }>(page, 'GET', `/projects/${DEMO_PROJECT_IDS.WLAN}`);
+    expect(await text(page, 'data-screen-title')).toBe([...demo.data.name].slice(0, 18).join('').trim());
+    await poll(() => text(page, 'data-screen-online')).toBe(String(api.data.stats.online));
+    // The demo project's data screen cannot be changed.
+    expect(await page.getByTestId('data-screen-settings').isDisabled()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('lets a writer edit the data screen, at 1440 and 390 px', { timeout: 150_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await signUpByApi(page, `e2e-overview-${Date.now()}@example.com`);
+    const projectId = await createProjectByApi(page, 'E2E-Overview');
+    // Pre-provisioned devices (never seen: offline), so the counters and the chart have data.
+    for (const [prefix, model] of [
+      ['E2EOVA', 'BA-W1200C'],
+      ['E2EOVA', 'BA-W1200C'],
+      ['E2EOVS', 'BS-S1008P'],
+    ]) {
+      expect(
+        (await call(page, 'POST', `/projects/${projectId}/devices`, { sn: freshSn(prefix), model })).code,
+      ).toBe(0);
+    }
+    await page.goto('/overview/list');
+    await page.getByTestId(`project-row-${projectId}`).click();
+    await page.waitForURL('**/overview/preview');
+    await poll(() => text(page, 'overview-total')).toBe('3');
+    expect(await text(page, 'overview-offline')).toBe('3');
+
+    // The list shows the counts too.
+    await page.goto('/overview/list');
+    await poll(() => text(page, `project-devices-${projectId}`)).toBe('3');
+    expect(await text(page, `project-online-${projectId}`)).toBe('0 / 3');
+
+    await page.goto('/overview/preview/datascreen');
+    await poll(() => text(page, 'data-screen-title')).toBe('E2E-Overview');
+    await poll(() => text(page, 'data-screen-offline')).toBe('3');
+    await page.getByTestId('data-screen-settings').click();
+    await page.getByTestId('data-screen-form').waitFor();
+    // Checked before the server: 19 characters are refused in the form.
+    await page.getByTestId('data-screen-title-input').fill('a'.repeat(19));
+    await page.getByTestId('data-screen-save').click();
+    await poll(() => page.getByText('Title must be 1 to 18 characters').count()).toBeGreaterThan(0);
+    await page.getByTestId('data-screen-title-input').fill('Lobby wall');
+    await page.getByTestId('data-screen-subtitle-input').fill('Hotel network at a glance');
+    const countries = page.getByTestId('data-screen-countries').locator('input');
+    for (const name of ['Germany', 'Japan']) {
+      await countries.fill(name);
+      await page
+        .locator('.ant-select-item-option', { hasText: `${name} (` })
+        .first()
+        .click();
+    }
+    await page.keyboard.press('Escape');
+    await page.getByTestId('data-screen-save').click();
+    await poll(() => text(page, 'data-screen-title')).toBe('Lobby wall');
+    expect(await text(page, 'data-screen-subtitle')).toBe('Hotel network at a glance');
+    await poll(() => page.getByTestId('data-screen-country-DE').count()).toBe(1);
+    expect(await page.getByTestId('data-screen-country-JP').count()).toBe(1);
+    const stored = await call<{ title: string; countries: string[] }>(
+      page,
+      'GET',
+      `/projects/${projectId}/data-screen`,
+    );
+    expect(stored.data).toMatchObject({ title: 'Lobby wall', countries: ['DE', 'JP'] });
+    await poll(() => page.locator('[data-testid="data-screen-chart"] svg').count()).toBeGreaterThan(0);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await fitsWidth(page)).toBe(true);
+    // The wall display without the "saved" toast.
+    await poll(() => page.locator('.ant-message-notice').count()).toBe(0);
+    await page.screenshot({ path: path.resolve(import.meta.dirname, '../docs/data-screen.png') });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await poll(() => text(page, 'data-screen-title')).toBe('Lobby wall');
+    await poll(() => text(page, 'data-screen-offline')).toBe('3');
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await fitsWidth(page)).toBe(true);
+  });
+});
