@@ -118,7 +118,10 @@ describe.runIf(hasChromium())('overview and data screen in Chromium', () => {
     await page.reload();
     await poll(() => text(page, 'data-screen-title')).toBe('Lobby wall');
     await poll(() => text(page, 'data-screen-offline')).toBe('3');
-    expect(await axeViolations(page)).toEqual([]);
+    // Settings turns from disabled (settings still loading) to enabled with a colour transition: axe
+    // reads the page once the button is enabled and its colour has settled.
+    await poll(() => page.getByTestId('data-screen-settings').isEnabled()).toBe(true);
+    await poll(() => axeViolations(page), 5_000).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);
   });
 });
