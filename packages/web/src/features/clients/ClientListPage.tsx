@@ -305,8 +305,9 @@ export function ClientListPage() {
     },
   ];
 
-  const options = <T extends string>(values: readonly T[], label: (v: T) => string) => [
-    { value: '', label: t('clients.filter.all') },
+  // "All bands", "All SSIDs", "All client types": three selects side by side say which is which.
+  const options = <T extends string>(all: string, values: readonly T[], label: (v: T) => string) => [
+    { value: '', label: all },
     ...values.map((v) => ({ value: v, label: label(v) })),
   ];
 
@@ -386,7 +387,7 @@ export function ClientListPage() {
             onChange={(v: string) =>
               setParams((p) => ({ ...p, page: 1, band: (v || undefined) as ClientListParams['band'] }))
             }
-            options={options(Object.values(FrequencyBand), (v) => v)}
+            options={options(t('clients.filter.allBands'), Object.values(FrequencyBand), (v) => v)}
             data-testid="filter-band"
           />
           <Select
@@ -394,17 +395,19 @@ export function ClientListPage() {
             value={params.ssid ?? ''}
             style={{ width: 150 }}
             onChange={(v: string) => setParams((p) => ({ ...p, page: 1, ssid: v || undefined }))}
-            options={options(ssids.data ?? [], (v) => v)}
+            options={options(t('clients.filter.allSsids'), ssids.data ?? [], (v) => v)}
             data-testid="filter-ssid"
           />
           <Select
             aria-label={t('clients.filter.kind')}
             value={params.kind ?? ''}
-            style={{ width: 140 }}
+            style={{ width: 170 }}
             onChange={(v: string) =>
               setParams((p) => ({ ...p, page: 1, kind: (v || undefined) as ClientListParams['kind'] }))
             }
-            options={options(Object.values(ClientKind), (v) => t(`clients.kind.${v}`))}
+            options={options(t('clients.filter.allKinds'), Object.values(ClientKind), (v) =>
+              t(`clients.kind.${v}`),
+            )}
             data-testid="filter-kind"
           />
         </Space>
