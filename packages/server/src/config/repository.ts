@@ -12,9 +12,9 @@ import { and, count, desc, eq, inArray, isNull, max } from 'drizzle-orm';
 import type { Actor } from '../audit/audit.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { pageWindow, withTotal } from '../db/paging.ts';
-import { insertRows, updateRows } from '../gateway/batch.ts';
 import { configRevisions, devices } from '../db/schema.ts';
 import { type DeviceRow, selectDevices } from '../devices/row.ts';
+import { insertRows, updateRows } from '../gateway/batch.ts';
 import type { Secrets } from '../security/secrets.ts';
 
 export type RevisionRow = typeof configRevisions.$inferSelect;
