@@ -38,7 +38,11 @@ export const DhcpServerView = z.object({
   managementVlan: z.number().int().nullable(),
   /** The VLANs of the project's network and which of them already have DHCP relay, snooping or server. */
   vlans: z.array(
-    z.object({ id: z.number().int(), name: z.string(), dhcp: z.enum(['none', 'server', 'relay', 'snooping']) }),
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      dhcp: z.enum(['none', 'server', 'relay', 'snooping']),
+    }),
   ),
   /** DHCP clients the device reports it serves (null: not reported). */
   dhcpClientCount: z.number().int().nullable(),

@@ -36,9 +36,9 @@ import {
   validateTimerShutdown,
   validateTxPower,
 } from '../validators/wireless.ts';
+import { dhcpServerConfigSchema, validateDhcpServerConfig } from './dhcp-server.ts';
 import { macSchema } from './messages.ts';
 import { Capability, hasCapability, type ModelInfo } from './models.ts';
-import { dhcpServerConfigSchema, validateDhcpServerConfig } from './dhcp-server.ts';
 import { switchConfigSchema, validateSwitchConfig } from './switch-config.ts';
 
 /**

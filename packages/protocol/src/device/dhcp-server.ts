@@ -82,7 +82,8 @@ export function validateDhcpServerConfig(
   const checks: (() => DhcpServerCheck)[] = [
     () => at('name', validatePoolName(section.name)),
     () => at('mask', typeof section.mask === 'string' ? validateSubnetMask(section.mask) : null),
-    () => (toPrefix(section.mask) === null ? at('mask', invalid(Codes.FORM_DATA, 'Enter a valid mask')) : null),
+    () =>
+      toPrefix(section.mask) === null ? at('mask', invalid(Codes.FORM_DATA, 'Enter a valid mask')) : null,
     () => at('startIp', validateDhcpRange(section.startIp, section.endIp, section.mask)),
     () => {
       if (!section.gateway) return null;
@@ -90,7 +91,10 @@ export function validateDhcpServerConfig(
       if (f) return at('gateway', f);
       return isSameSegment(section.gateway, section.startIp, section.mask)
         ? null
-        : at('gateway', invalid(Codes.NOT_SAME_NETWORK, 'The gateway must be on the same segment as the pool'));
+        : at(
+            'gateway',
+            invalid(Codes.NOT_SAME_NETWORK, 'The gateway must be on the same segment as the pool'),
+          );
     },
     () => at('dns', validateDns(section.dns)),
     () => at('leaseMinutes', validateLease(section.leaseMinutes, 'custom')),
@@ -99,19 +103,24 @@ export function validateDhcpServerConfig(
       const macs = new Set<string>();
       for (const [j, lease] of section.staticLeases.entries()) {
         const q = `staticLeases.${j}`;
-        if (!MAC.test(lease.mac)) return at(`${q}.mac`, invalid(Codes.FORM_DATA, 'Enter a valid MAC address'));
+        if (!MAC.test(lease.mac))
+          return at(`${q}.mac`, invalid(Codes.FORM_DATA, 'Enter a valid MAC address'));
         const f = validateIpv4(lease.ip, 'Lease IP');
         if (f) return at(`${q}.ip`, f);
         if (!isIpInRange(lease.ip, { start: section.startIp, end: section.endIp })) {
           return at(
             `${q}.ip`,
-            invalid(Codes.OUTSIDE_DHCP_RANGE, `${lease.ip} is outside the pool ${section.startIp}-${section.endIp}`),
+            invalid(
+              Codes.OUTSIDE_DHCP_RANGE,
+              `${lease.ip} is outside the pool ${section.startIp}-${section.endIp}`,
+            ),
           );
         }
         const n = parseIpv4(lease.ip)!;
         if (ips.has(n)) return at(`${q}.ip`, invalid(Codes.IP_CONFLICT, `${lease.ip} is already leased`));
         const mac = lease.mac.replace(/-/g, ':').toUpperCase();
-        if (macs.has(mac)) return at(`${q}.mac`, invalid(Codes.MAC_CONFLICT, `${lease.mac} already has a lease`));
+        if (macs.has(mac))
+          return at(`${q}.mac`, invalid(Codes.MAC_CONFLICT, `${lease.mac} already has a lease`));
         ips.add(n);
         macs.add(mac);
       }

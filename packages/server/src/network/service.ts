@@ -36,6 +36,7 @@ import {
   SECRET_KEYS,
   type SwitchConfigInput,
   validateDeviceConfig,
+  validateDhcpServerConfig,
   validateNetworkDocument,
 } from '@beacon/protocol';
 import { and, count, desc, eq } from 'drizzle-orm';
@@ -230,6 +231,17 @@ function check(doc: NetworkDocument, members: readonly Member[], deps: Deps): Co
         [`document.${path}`]: f.message,
       });
     }
+    // A switch's or an AP's own DHCP server stays valid: never on a VLAN the document gives DHCP
+    // relay, snooping or the gateway's server (5011), never on a VLAN it removes (decision 0043).
+    if (parsed.data.dhcpServer) {
+      const d = validateDhcpServerConfig(parsed.data.dhcpServer, {
+        vlans: doc.vlans,
+        managementVlan: parsed.data.switch?.managementVlan ?? parsed.data.managementVlan,
+      });
+      if (d) {
+        throw new AppError(d.code as ErrorCode, `${m.row.sn}: ${d.message}`, { document: d.message });
+      }
+    }
     const changed = canonicalJson(parsed.data) !== canonicalJson(deviceConfigSchema.parse(current));
     out.push({ member: m, current, compiled, changed });
   }
@@ -266,6 +278,15 @@ async function findRevision(
 function openDoc(deps: Deps, row: RevisionRow | undefined): NetworkDocument {
   if (!row) return EMPTY_NETWORK;
   return NetworkDocument.parse(secretsOf(deps).openDocument(row.document));
+}
+
+/** The project's latest network document (empty before the first save). */
+export async function latestNetworkDocument(
+  deps: Pick<Deps, 'gateway'>,
+  db: DbOrTx,
+  projectId: number,
+): Promise<NetworkDocument> {
+  return openDoc(deps as Deps, await latest(db, projectId));
 }
 
 async function view(deps: Deps, db: DbOrTx, projectId: number): Promise<NetworkView> {
