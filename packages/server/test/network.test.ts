@@ -450,7 +450,7 @@ describe('network configuration', () => {
         authorId: owner.id,
       });
       // Stored as a document (not a JSON string), with the new VLAN.
-      expect((stored?.document as { vlans?: { id: number }[] }).vlans?.map((v) => v.id)).toContain(45);
+      expect((stored!.document as { vlans?: { id: number }[] }).vlans?.map((v) => v.id)).toContain(45);
       // The secret is sealed in the revision and on the device row, opened only for the device.
       expect(JSON.stringify(stored?.document)).not.toContain('pw-Batch-77');
       expect(JSON.stringify(row?.desiredConfig)).not.toContain('pw-Batch-77');
