@@ -119,6 +119,7 @@ export function DhcpServerPanel({
     <Form layout="vertical" data-testid="dhcp-server" disabled={!canWrite}>
       <Space wrap style={{ marginBottom: 8 }}>
         <Tag
+          data-testid="dhcp-config-status"
           color={view.configStatus === 'applied' ? 'green' : view.configStatus === 'failed' ? 'red' : 'blue'}
         >
           {t(`dhcpServer.status.${view.configStatus}`)}
