@@ -49,10 +49,15 @@ describe.runIf(hasChromium())('the DHCP server of an AP in Chromium', () => {
     await poll(() => page.getByTestId('dhcp-save').isDisabled()).toBe(false);
     await page.getByTestId('dhcp-save').click();
 
-    await poll(() => page.getByTestId('dhcp-config-status').textContent(), 30_000).toContain('Applied');
+    // Saved as revision 1, then applied once the AP reports it; the drawer follows it.
     const url = `/projects/${projectId}/devices/${sn}/dhcp-server`;
-    const view = (await call<DhcpServerView>(page, 'GET', url)).data;
-    expect(view.reportedRevision).toBe(view.revision);
+    const get = async () => (await call<DhcpServerView>(page, 'GET', url)).data;
+    await poll(async () => {
+      const v = await get();
+      return v.revision > 0 && v.reportedRevision === v.revision && v.configStatus === 'applied';
+    }, 30_000).toBe(true);
+    await poll(() => page.getByTestId('dhcp-config-status').textContent()).toContain('Applied');
+    const view = await get();
     expect(view.dhcpServer).toMatchObject({
       enabled: true,
       name: 'ap_pool',
