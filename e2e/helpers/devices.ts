@@ -24,6 +24,8 @@ const POOL: {
   { sn: 'E2EPOOLAP0000005', model: 'BA-W1200C' },
   // clients.test.ts: an AP with clients online at any hour (the pool sends no client events).
   { sn: 'E2EPOOLAP0000004', model: 'BA-W1200C', clients: { population: 12, onlineShare: 0.75 } },
+  // dhcp-server.test.ts: an AP whose own DHCP server it configures.
+  { sn: 'E2EPOOLAP0000008', model: 'BA-W1200C' },
 ];
 
 /**

@@ -19,6 +19,7 @@ import {
   DeviceMode,
   DeviceOperation,
   DeviceStatus,
+  dhcpPoolSize,
   type ErrorCode,
   type EventLevel,
   errorMessage,
@@ -280,6 +281,7 @@ export class DeviceCore {
         clientLimits: this.store.data.clientLimits,
         radios: (doc.radios ?? []).map((r) => ({ band: r.band, channel: r.channel, power: r.power })),
         switchPorts: doc.switch?.ports,
+        dhcpServer: doc.dhcpServer?.enabled ? { poolSize: dhcpPoolSize(doc.dhcpServer) } : null,
       },
       portEvents,
     );

@@ -36,6 +36,12 @@ export interface LiveContext {
   radios: { band: FrequencyBand; channel: number; power: number }[];
   /** Port settings of the running configuration (a switch's `switch` section); absent = defaults. */
   switchPorts?: readonly SwitchPort[];
+  /**
+   * A switch's or an AP's own DHCP server when the running configuration enables it (decision
+   * 0043): the addresses its pool holds. It serves the AP's clients, or the hosts on the switch's
+   * linked ports, up to that many.
+   */
+  dhcpServer?: { poolSize: number } | null;
 }
 
 interface PortState {
@@ -277,6 +283,14 @@ export class LiveData {
       };
     }
     const gateway = hasCapability(info, Capability.WAN) && this.meshRole !== CableFreeMode.SECONDARY;
+    if (!gateway && ctx.dhcpServer) {
+      const hosts = ports.filter((p) => {
+        const kind = this.ports.get(p.id)?.neighbour?.kind;
+        return p.link && (kind === 'camera' || kind === 'phone' || kind === 'host');
+      }).length;
+      const wanting = info.type === DeviceType.SWITCH ? hosts : clients.length;
+      telemetry.dhcpClientCount = Math.min(wanting, ctx.dhcpServer.poolSize);
+    }
     if (gateway) {
       telemetry.dhcpClientCount = ctx.siteClients;
       const base = ctx.siteClients * between(r, 300, 1500);

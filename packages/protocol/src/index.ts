@@ -11,6 +11,8 @@ export * from './api/config.ts';
 export * from './api/config-routes.ts';
 export * from './api/device-routes.ts';
 export * from './api/devices.ts';
+export * from './api/dhcp-server.ts';
+export * from './api/dhcp-server-routes.ts';
 export * from './api/envelope.ts';
 export * from './api/ids.ts';
 export * from './api/log-routes.ts';

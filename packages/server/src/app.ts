@@ -25,6 +25,7 @@ import { alarmRoutes } from './alarms/routes.ts';
 import { HEALTH_PATH, registerPrincipal, signedInHook } from './auth/principal.ts';
 import { authRoutes } from './auth/routes.ts';
 import { clientRoutes } from './clients/routes.ts';
+import { dhcpServerRoutes } from './config/dhcp-server-routes.ts';
 import { configRoutes } from './config/routes.ts';
 import { switchRoutes } from './config/switch-routes.ts';
 import type { Deps } from './deps.ts';
@@ -157,6 +158,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         await maintenanceRoutes(signed as App, deps);
         await configRoutes(signed as App, deps);
         await switchRoutes(signed as App, deps);
+        await dhcpServerRoutes(signed as App, deps);
         await networkRoutes(signed as App, deps);
         await alarmRoutes(signed as App, deps);
         await clientRoutes(signed as App, deps);

@@ -9,9 +9,9 @@ import type {
   SwitchView,
 } from '@beacon/protocol';
 import * as XLSX from '@e965/xlsx';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, deviceEvents, devices } from '../src/db/schema.ts';
+import { auditLog, configRevisions, deviceEvents, devices } from '../src/db/schema.ts';
 import { deviceRow, insertProject, simulate, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
@@ -417,6 +417,63 @@ describe('network configuration', () => {
       'document.managementVlan',
     );
     expect((await get()).revision).toBe(before.revision);
+  });
+
+  it("one save writes each touched device's revision (secrets sealed) and one audit row naming them", async () => {
+    await waitFor(async () => (await get()).progress.pending === 0, 'settled');
+    const before = await get();
+    const rows = new Map(
+      await Promise.all(
+        [gateway.sn, sw.sn, ap.sn].map(async (sn) => [sn, await deviceRow(server, sn)] as const),
+      ),
+    );
+    const doc = clone();
+    doc.wan = { type: 'pppoe', username: 'batch-user', password: 'pw-Batch-77' };
+    // The switch takes the new VLAN; the AP's management VLAN is unchanged: it is not touched.
+    doc.vlans!.push({ id: 45, name: 'batch' });
+    const res = await save(before.revision, doc, 'batched');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const revision = res.body.data.revision;
+    const db = server.database.db;
+    const written: { sn: string; revision: number }[] = [];
+    for (const sn of [gateway.sn, sw.sn]) {
+      const row = await deviceRow(server, sn);
+      expect(row?.desiredRevision).toBe((rows.get(sn)?.desiredRevision ?? 0) + 1);
+      const [stored] = await db
+        .select()
+        .from(configRevisions)
+        .where(and(eq(configRevisions.sn, sn), eq(configRevisions.revision, row!.desiredRevision)));
+      expect(stored).toMatchObject({
+        projectId,
+        hash: row?.desiredHash,
+        reason: `Network revision ${revision}: batched`,
+        authorId: owner.id,
+      });
+      // Stored as a document (not a JSON string), with the new VLAN.
+      expect((stored!.document as { vlans?: { id: number }[] }).vlans?.map((v) => v.id)).toContain(45);
+      // The secret is sealed in the revision and on the device row, opened only for the device.
+      expect(JSON.stringify(stored?.document)).not.toContain('pw-Batch-77');
+      expect(JSON.stringify(row?.desiredConfig)).not.toContain('pw-Batch-77');
+      written.push({ sn, revision: row!.desiredRevision });
+    }
+    expect((await deviceRow(server, ap.sn))?.desiredRevision).toBe(rows.get(ap.sn)?.desiredRevision);
+    const audits = (
+      await db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, 'network-save'), eq(auditLog.projectId, projectId)))
+    ).filter((a) => (a.after as { revision: number }).revision === revision);
+    expect(audits).toHaveLength(1);
+    expect(
+      [...(audits[0]!.after as { devices: { sn: string; revision: number }[] }).devices].sort((a, b) =>
+        a.sn.localeCompare(b.sn),
+      ),
+    ).toEqual(written.sort((a, b) => a.sn.localeCompare(b.sn)));
+    await waitFor(
+      () => (gateway.document.wan as { password?: string } | undefined)?.password === 'pw-Batch-77',
+      'gateway runs the PPPoE account',
+    );
+    await waitFor(async () => (await get()).progress.pending === 0, 'all applied');
   });
 });
 

@@ -36,6 +36,7 @@ import {
   validateTimerShutdown,
   validateTxPower,
 } from '../validators/wireless.ts';
+import { dhcpServerConfigSchema, validateDhcpServerConfig } from './dhcp-server.ts';
 import { macSchema } from './messages.ts';
 import { Capability, hasCapability, type ModelInfo } from './models.ts';
 import { switchConfigSchema, validateSwitchConfig } from './switch-config.ts';
@@ -179,6 +180,8 @@ export const deviceConfigSchema = z.looseObject({
   radios: z.array(radioConfigSchema).optional(),
   /** A switch's ports, QVLAN, management VLAN and IP (switch-config.ts, docs/decisions/0039). */
   switch: switchConfigSchema.optional(),
+  /** The DHCP server of a switch or an AP (dhcp-server.ts, docs/decisions/0043). */
+  dhcpServer: dhcpServerConfigSchema.optional(),
   /** Client MACs the device refuses and drops (the project's client blacklist, decision 0035). */
   clientBlacklist: z.array(macSchema).max(100).optional(),
 });
@@ -227,6 +230,11 @@ export function validateDeviceConfig(doc: DeviceConfig, info: ModelInfo): Config
     () => needs(info, Capability.PORT_MAPPING, 'portMappings', !!doc.portMappings?.length),
     () => needs(info, Capability.VLAN, 'vlans', !!doc.vlans?.length),
     () => needs(info, Capability.SWITCHING, 'switch', !!doc.switch),
+    // A switch's or an AP's own DHCP server; a gateway serves its pools (dhcpPools) instead.
+    () =>
+      doc.dhcpServer && !hasCapability(info, Capability.SWITCHING) && !hasCapability(info, Capability.WIFI)
+        ? { ...invalid(MODEL_CODE, `The model ${info.model} has no dhcpServer`), path: 'dhcpServer' }
+        : null,
   );
   if (model) return model;
 
@@ -383,6 +391,14 @@ export function validateDeviceConfig(doc: DeviceConfig, info: ModelInfo): Config
   if (doc.switch) {
     const r = validateSwitchConfig(doc.switch, info);
     if (r) return { ...r, path: r.path ? `switch.${r.path}` : 'switch' };
+  }
+
+  if (doc.dhcpServer) {
+    const r = validateDhcpServerConfig(doc.dhcpServer, {
+      vlans: doc.vlans,
+      managementVlan: doc.switch?.managementVlan ?? doc.managementVlan,
+    });
+    if (r) return { ...r, path: `dhcpServer.${r.path}` };
   }
 
   const wifi = doc.wifi ?? [];

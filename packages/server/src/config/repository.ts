@@ -8,12 +8,13 @@ import {
   REDACTED,
   SECRET_KEYS,
 } from '@beacon/protocol';
-import { and, count, desc, eq, isNull, max } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, max } from 'drizzle-orm';
 import type { Actor } from '../audit/audit.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { pageWindow, withTotal } from '../db/paging.ts';
 import { configRevisions, devices } from '../db/schema.ts';
 import { type DeviceRow, selectDevices } from '../devices/row.ts';
+import { insertRows, updateRows } from '../gateway/batch.ts';
 import type { Secrets } from '../security/secrets.ts';
 
 export type RevisionRow = typeof configRevisions.$inferSelect;
@@ -96,6 +97,109 @@ export async function commitDeviceRevision(
     .where(eq(devices.sn, input.sn))
     .returning();
   return { before, device: { ...before, ...inventory }, revision };
+}
+
+/**
+ * The next desired revision of many devices at once, in the caller's transaction, with the same
+ * guarantees as commitDeviceRevision (rows locked in serial-number order, project and
+ * expected-revision checks, every document validated, hashed in plain and stored sealed, each
+ * device pending and due for a push) but a fixed number of statements whatever the number of
+ * devices (bench/config-push: a network save touching 1,000 devices wrote them one by one, about
+ * four round trips each): one locking SELECT, one SELECT of the revision counters, one multi-row
+ * INSERT of the revisions and one multi-row UPDATE of the devices. Any failure throws before
+ * anything is written. Answers, in input order, each device's row before and its new revision.
+ */
+export async function commitDeviceRevisions(
+  tx: DbOrTx,
+  secrets: Secrets,
+  inputs: readonly NewDeviceRevision[],
+): Promise<{ before: DeviceRow; revision: number; hash: string }[]> {
+  if (inputs.length === 0) return [];
+  const sns = inputs.map((i) => i.sn);
+  if (new Set(sns).size !== sns.length) throw new Error('commitDeviceRevisions: a device given twice');
+  const locked = await selectDevices(tx)
+    .where(inArray(devices.sn, sns))
+    .orderBy(devices.sn)
+    .for('update', { of: devices });
+  const bySn = new Map(locked.map((row) => [row.sn, row]));
+  const counters = await tx
+    .select({ sn: configRevisions.sn, last: max(configRevisions.revision) })
+    .from(configRevisions)
+    .where(inArray(configRevisions.sn, sns))
+    .groupBy(configRevisions.sn);
+  const lastOf = new Map(counters.map((c) => [c.sn, c.last ?? 0]));
+  const revisions: (typeof configRevisions.$inferInsert)[] = [];
+  const heads: Partial<typeof devices.$inferSelect>[] = [];
+  const out: { before: DeviceRow; revision: number; hash: string }[] = [];
+  for (const input of inputs) {
+    const before = bySn.get(input.sn);
+    if (!before) throw new AppError(Codes.DEVICE_DELETED);
+    if (input.projectId !== undefined && before.projectId !== input.projectId) {
+      throw new AppError(Codes.NOT_FOUND, 'The device is not in this project');
+    }
+    if (input.expectedRevision !== undefined && input.expectedRevision !== before.desiredRevision) {
+      throw new AppError(Codes.CONFIG_STALE, undefined, {
+        expectedRevision: `The latest revision is ${before.desiredRevision}`,
+      });
+    }
+    const current = before.desiredConfig ? secrets.openDocument(before.desiredConfig) : null;
+    const document = parseOrThrow(
+      deviceConfigSchema,
+      secrets.openDocument(keepSecrets(input.document, current)),
+    );
+    const hash = await configHash(document);
+    // The counter never goes back (see commitDeviceRevision).
+    const next = Math.max(before.desiredRevision, lastOf.get(input.sn) ?? 0) + 1;
+    const sealed = secrets.sealDocument(document);
+    revisions.push({
+      projectId: before.projectId,
+      sn: input.sn,
+      revision: next,
+      document: sealed,
+      hash,
+      authorId: input.author.accountId,
+      authorName: input.author.account,
+      reason: input.reason ?? '',
+      createdAt: input.now,
+    });
+    heads.push({
+      sn: input.sn,
+      desiredRevision: next,
+      desiredConfig: sealed,
+      desiredHash: hash,
+      configStatus: DeviceConfigState.PENDING,
+      configCode: null,
+      configAttempts: 0,
+      configRetryAt: input.now,
+      updatedAt: input.now,
+    });
+    out.push({ before, revision: next, hash });
+  }
+  await insertRows(
+    tx,
+    configRevisions,
+    ['projectId', 'sn', 'revision', 'document', 'hash', 'authorId', 'authorName', 'reason', 'createdAt'],
+    revisions,
+  );
+  for (let i = 0; i < heads.length; i += 1000) {
+    await updateRows(
+      tx,
+      devices,
+      'sn',
+      [
+        'desiredRevision',
+        'desiredConfig',
+        'desiredHash',
+        'configStatus',
+        'configCode',
+        'configAttempts',
+        'configRetryAt',
+        'updatedAt',
+      ],
+      heads.slice(i, i + 1000),
+    );
+  }
+  return out;
 }
 
 /**

@@ -36,11 +36,12 @@ import {
   SECRET_KEYS,
   type SwitchConfigInput,
   validateDeviceConfig,
+  validateDhcpServerConfig,
   validateNetworkDocument,
 } from '@beacon/protocol';
 import { and, count, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { commitDeviceRevision, keepSecrets } from '../config/repository.ts';
+import { commitDeviceRevisions, keepSecrets, type NewDeviceRevision } from '../config/repository.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { pageWindow, withTotal } from '../db/paging.ts';
 import { deviceEvents, devices, networkRevisions } from '../db/schema.ts';
@@ -54,7 +55,8 @@ import { type WriteCaller, withProjectWrite } from '../projects/write.ts';
  * revisions of the project (network_revisions), checked against the revision it was based on
  * (5120), validated with every SPEC.md §5 rule (validateNetworkDocument) and compiled, in the same
  * transaction, into a new configuration revision of each device whose document it changes
- * (config/repository.ts commitDeviceRevision: the device's own revision, pending, due for a push).
+ * (config/repository.ts commitDeviceRevisions: each device's own revision, pending, due for a push,
+ * written for all the devices in a few multi-row statements).
  * After the commit the devices are pushed; the convergence job and the devices' hellos bring the
  * offline and busy ones along (invariant 3). A device in local management mode is left out (76).
  */
@@ -192,20 +194,36 @@ function currentDocument(deps: Deps, row: DeviceRow): Record<string, unknown> {
     : {};
 }
 
-/** Validates a network document for the project's devices; throws the first failure with its code. */
-function check(doc: NetworkDocument, members: readonly Member[], deps: Deps): void {
+/** A member's document before and after the network document, both parsed. */
+interface Compiled {
+  member: Member;
+  current: Record<string, unknown>;
+  compiled: Record<string, unknown>;
+  /** Whether the parsed compiled document differs from the parsed current one. */
+  changed: boolean;
+}
+
+/**
+ * Validates a network document for the project's devices; throws the first failure with its code.
+ * Answers each configurable member's compiled document (local-management members are left out), so
+ * that a save compiles and opens every device's document once.
+ */
+function check(doc: NetworkDocument, members: readonly Member[], deps: Deps): Compiled[] {
   const failure = validateNetworkDocument(doc, rulesOf(members));
   if (failure) {
     throw new AppError(failure.code as ErrorCode, failure.message, {
       [`document.${failure.path}`]: failure.message,
     });
   }
+  const out: Compiled[] = [];
   // Each compiled document must also pass what the device itself checks (its model's rules).
   for (const m of members) {
     if (m.row.managementMode === ManagementMode.LOCAL) continue;
-    const compiled = deviceConfigSchema.safeParse(compile(doc, m.role, currentOf(deps, m), m.info));
-    if (!compiled.success) throw new AppError(Codes.FORM_DATA, `The document does not fit ${m.row.sn}`);
-    const f = validateDeviceConfig(compiled.data, m.info);
+    const current = currentOf(deps, m);
+    const compiled = compile(doc, m.role, current, m.info);
+    const parsed = deviceConfigSchema.safeParse(compiled);
+    if (!parsed.success) throw new AppError(Codes.FORM_DATA, `The document does not fit ${m.row.sn}`);
+    const f = validateDeviceConfig(parsed.data, m.info);
     if (f) {
       // The switch's management VLAN comes from the document's (decision 0042): the field to fix.
       const path = f.path?.startsWith('switch.managementVlan') ? 'managementVlan' : (f.path ?? '');
@@ -213,7 +231,21 @@ function check(doc: NetworkDocument, members: readonly Member[], deps: Deps): vo
         [`document.${path}`]: f.message,
       });
     }
+    // A switch's or an AP's own DHCP server stays valid: never on a VLAN the document gives DHCP
+    // relay, snooping or the gateway's server (5011), never on a VLAN it removes (decision 0043).
+    if (parsed.data.dhcpServer) {
+      const d = validateDhcpServerConfig(parsed.data.dhcpServer, {
+        vlans: doc.vlans,
+        managementVlan: parsed.data.switch?.managementVlan ?? parsed.data.managementVlan,
+      });
+      if (d) {
+        throw new AppError(d.code as ErrorCode, `${m.row.sn}: ${d.message}`, { document: d.message });
+      }
+    }
+    const changed = canonicalJson(parsed.data) !== canonicalJson(deviceConfigSchema.parse(current));
+    out.push({ member: m, current, compiled, changed });
   }
+  return out;
 }
 
 // currentDocument takes a member for brevity.
@@ -246,6 +278,15 @@ async function findRevision(
 function openDoc(deps: Deps, row: RevisionRow | undefined): NetworkDocument {
   if (!row) return EMPTY_NETWORK;
   return NetworkDocument.parse(secretsOf(deps).openDocument(row.document));
+}
+
+/** The project's latest network document (empty before the first save). */
+export async function latestNetworkDocument(
+  deps: Pick<Deps, 'gateway'>,
+  db: DbOrTx,
+  projectId: number,
+): Promise<NetworkDocument> {
+  return openDoc(deps as Deps, await latest(db, projectId));
 }
 
 async function view(deps: Deps, db: DbOrTx, projectId: number): Promise<NetworkView> {
@@ -284,15 +325,12 @@ export async function previewNetwork(
     keepSecrets(body.document, stored ? secretsOf(deps).openDocument(stored.document) : null),
   );
   const members = await membersOf(db, projectId);
-  check(doc, members, deps);
-  const out: NetworkDeviceView[] = [];
-  for (const m of members) {
-    const current = currentOf(deps, m);
-    const next = deviceConfigSchema.parse(compile(doc, m.role, current, m.info));
-    const changed = canonicalJson(next) !== canonicalJson(deviceConfigSchema.parse(current));
-    out.push(deviceView(m, changed && m.row.managementMode !== ManagementMode.LOCAL));
-  }
-  return { devices: out };
+  const changed = new Set(
+    check(doc, members, deps)
+      .filter((c) => c.changed)
+      .map((c) => c.member.row.sn),
+  );
+  return { devices: members.map((m) => deviceView(m, changed.has(m.row.sn))) };
 }
 
 async function commit(
@@ -324,7 +362,7 @@ async function commit(
       const raw = await change.document(write.tx, openDoc(deps, before));
       const doc = parseOrThrow(NetworkDocument, keepSecrets(raw, stored));
       const members = await membersOf(write.tx, projectId, true);
-      check(doc, members, deps);
+      const compiled = check(doc, members, deps);
       const hash = await configHash(doc);
       const next = head + 1;
       await write.tx.insert(networkRevisions).values({
@@ -337,29 +375,25 @@ async function commit(
         reason: change.reason,
         createdAt: write.now,
       });
-      const touched: { sn: string; revision: number }[] = [];
-      for (const m of members) {
-        if (m.row.managementMode === ManagementMode.LOCAL) continue;
-        const current = currentOf(deps, m);
-        const compiled = compile(doc, m.role, current, m.info);
-        if (
-          canonicalJson(deviceConfigSchema.parse(compiled)) ===
-            canonicalJson(deviceConfigSchema.parse(current)) &&
-          m.row.desiredRevision > 0
-        ) {
-          continue;
-        }
-        const { revision } = await commitDeviceRevision(write.tx, secrets, {
-          sn: m.row.sn,
-          projectId,
-          document: compiled as DeviceConfigInput as Record<string, unknown>,
-          author: caller,
-          reason: `Network revision ${next}${change.reason ? `: ${change.reason}` : ''}`,
-          now: write.now,
-        });
-        touched.push({ sn: m.row.sn, revision: revision.revision });
-        pushed.push(m.row.sn);
-      }
+      // Every affected device's next revision in a few multi-row statements (the devices are
+      // already locked above, in serial-number order), not four statements per device.
+      const reason = `Network revision ${next}${change.reason ? `: ${change.reason}` : ''}`;
+      const written = await commitDeviceRevisions(
+        write.tx,
+        secrets,
+        compiled
+          .filter((c) => c.changed || c.member.row.desiredRevision === 0)
+          .map((c) => ({
+            sn: c.member.row.sn,
+            projectId,
+            document: c.compiled as DeviceConfigInput as Record<string, unknown>,
+            author: caller,
+            reason,
+            now: write.now,
+          })),
+      );
+      const touched = written.map((w) => ({ sn: w.before.sn, revision: w.revision }));
+      pushed.push(...touched.map((t) => t.sn));
       write.audit({
         action: change.action,
         entity: 'network-config',
@@ -398,7 +432,7 @@ export async function compileForJoined(
   if (!head) return [];
   const doc = openDoc(deps as Deps, head);
   const wanted = new Set(sns);
-  const queued: string[] = [];
+  const queued: NewDeviceRevision[] = [];
   for (const m of await membersOf(tx, projectId)) {
     if (!wanted.has(m.row.sn) || m.row.managementMode === ManagementMode.LOCAL) continue;
     const current = currentDocument(deps as Deps, m.row);
@@ -426,7 +460,7 @@ export async function compileForJoined(
     }
     // Nothing of the network for this device (e.g. an AP and no management VLAN): no revision.
     if (canonicalJson(parsed.data) === canonicalJson(deviceConfigSchema.parse(current))) continue;
-    await commitDeviceRevision(tx, secretsOf(deps as Deps), {
+    queued.push({
       sn: m.row.sn,
       projectId,
       document: compiled,
@@ -434,9 +468,10 @@ export async function compileForJoined(
       reason: `Network revision ${head.revision} (joined the project)`,
       now,
     });
-    queued.push(m.row.sn);
   }
-  return queued;
+  // An import of many devices writes their revisions in a few multi-row statements.
+  await commitDeviceRevisions(tx, secretsOf(deps as Deps), queued);
+  return queued.map((q) => q.sn);
 }
 
 export const NETWORK_NOT_APPLIED_EVENT = 'network-not-applied';

@@ -1385,6 +1385,94 @@ const overviewResource: ContractResource = {
   ],
 };
 
+/** The DHCP server of a switch or an AP (src/config/dhcp-server.ts, decision 0043): an online AP at revision 1. */
+const DHCP_SERVER_SECTION = {
+  enabled: true,
+  name: 'ap_pool',
+  startIp: '192.168.50.100',
+  endIp: '192.168.50.200',
+  mask: 24,
+  gateway: '192.168.50.1',
+  dns: ['192.168.50.1'],
+  leaseMinutes: 60,
+  staticLeases: [{ mac: 'AA:BB:CC:00:00:09', ip: '192.168.50.150', name: 'printer' }],
+};
+
+const dhcpServerResource: ContractResource = {
+  name: 'device DHCP server',
+  async setup(world) {
+    const sn = contractSn('A');
+    const seen = new Date();
+    const { db } = world.server.database;
+    await insertDevice(world.server.database, {
+      sn,
+      projectId: world.projectId,
+      model: 'BA-W1200C',
+      type: 'ap',
+      status: 1,
+      firstSeenAt: seen,
+      lastSeenAt: seen,
+      desiredRevision: 1,
+      desiredConfig: { name: 'first' },
+      desiredHash: 'c'.repeat(64),
+    });
+    await db.insert(configRevisions).values({
+      projectId: world.projectId,
+      sn,
+      revision: 1,
+      document: { name: 'first' },
+      hash: 'c'.repeat(64),
+      authorName: 'contract',
+    });
+    return { sn };
+  },
+  async state(ctx) {
+    const sn = ctx.fixture.sn as string;
+    const { db } = ctx.server.database;
+    return {
+      revisions: await db.select().from(configRevisions).where(eq(configRevisions.sn, sn)),
+      device: await db
+        .select({ revision: devices.desiredRevision, config: devices.desiredConfig })
+        .from(devices)
+        .where(eq(devices.sn, sn)),
+    };
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/devices/:sn/dhcp-server',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/devices/${c.fixture.sn}/dhcp-server`,
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/devices/:sn/dhcp-server',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/devices/${c.fixture.sn}/dhcp-server`,
+      body: () => ({ expectedRevision: 1, dhcpServer: DHCP_SERVER_SECTION, reason: 'contract' }),
+      invalid: [
+        {
+          label: 'a stale revision',
+          body: { expectedRevision: 0, dhcpServer: DHCP_SERVER_SECTION },
+          code: 5120,
+        },
+        {
+          label: 'a static lease outside the pool',
+          body: {
+            expectedRevision: 1,
+            dhcpServer: {
+              ...DHCP_SERVER_SECTION,
+              staticLeases: [{ mac: 'AA:BB:CC:00:00:09', ip: '192.168.50.20', name: 'x' }],
+            },
+          },
+          code: 108,
+        },
+        { label: 'no dhcpServer section', body: { expectedRevision: 1 }, code: 16 },
+      ],
+    },
+  ],
+};
+
 export const CONTRACT_RESOURCES: ContractResource[] = [
   projectResource,
   sharingResource,
@@ -1398,5 +1486,6 @@ export const CONTRACT_RESOURCES: ContractResource[] = [
   alarmResource,
   networkResource,
   switchResource,
+  dhcpServerResource,
   overviewResource,
 ];

@@ -19,6 +19,7 @@ import { deviceKey, devicesApi, devicesKey, maintenanceKey } from './api.ts';
 import { useActionConfirm } from './confirm.tsx';
 import { DeviceCommandsTable } from './DeviceCommandsTable.tsx';
 import { DeviceFactsList } from './DeviceFactsList.tsx';
+import { DhcpServerPanel } from './dhcp/DhcpServerPanel.tsx';
 import { EditModal } from './EditModal.tsx';
 import { PortsPanel } from './ports/PortsPanel.tsx';
 
@@ -191,6 +192,13 @@ export function DeviceDrawer({ projectId, sn, writable, onClose }: Props) {
             <>
               <Divider titlePlacement="start">{t('switchPorts.title')}</Divider>
               <PortsPanel projectId={projectId} sn={d.sn} writable={writable} />
+            </>
+          ) : null}
+
+          {d.type === 'switch' || d.type === 'ap' ? (
+            <>
+              <Divider titlePlacement="start">{t('dhcpServer.title')}</Divider>
+              <DhcpServerPanel projectId={projectId} sn={d.sn} writable={writable} />
             </>
           ) : null}
 
