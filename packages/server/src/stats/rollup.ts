@@ -73,15 +73,14 @@ export async function maintainPartitions(database: Database, now: Date): Promise
   const dropped: string[] = [];
   const ahead = new Date(now.getTime() + 2 * DAY_MS);
   for (const { table, keep } of PARTITIONED) {
-    const from = new Date(now.getTime() - Math.min(keep, STATS_RETENTION_DAYS['5m']) * DAY_MS);
-    await ensureDailyPartitions(database.pool, table, from, ahead);
-    dropped.push(
-      ...(await dropPartitionsBefore(
-        database.pool,
-        table,
-        new Date(floorTo(now.getTime(), 86_400) - (keep - 1) * DAY_MS),
-      )),
+    // The oldest day kept; partitions are made from there (never older), or every run would make
+    // the day before it and drop it again.
+    const oldest = new Date(floorTo(now.getTime(), 86_400) - (keep - 1) * DAY_MS);
+    const from = new Date(
+      Math.max(oldest.getTime(), now.getTime() - Math.min(keep, STATS_RETENTION_DAYS['5m']) * DAY_MS),
     );
+    await ensureDailyPartitions(database.pool, table, from, ahead);
+    dropped.push(...(await dropPartitionsBefore(database.pool, table, oldest)));
   }
   const cutoff = new Date(floorTo(now.getTime(), 86_400) - STATS_RETENTION_DAYS['1d'] * DAY_MS).toISOString();
   for (const table of DAILY_TABLES)
