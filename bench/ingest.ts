@@ -2,7 +2,7 @@
  * bench/ingest — telemetry ingest of N simulated APs with 20 clients each (issue 9, "Tests and figures").
  *
  *   npm run bench:ingest -w @beacon/bench -- 1000 [--runs 3] [--window 120] [--clients 20]
- *        [--telemetry-ms 30000] [--backfill-days 30] [--api-workers 2] [--ramp 500]
+ *        [--telemetry-ms 30000] [--backfill-days 30] [--api-workers 2] [--api-interval-ms 250] [--ramp 500]
  *
  * Each run:
  * 1. starts the server as a child process (its own embedded PostgreSQL in a temporary DATA_DIR on a
@@ -22,8 +22,8 @@
  *      leaves the device) to the moment its `stats_device` row is visible to another connection (the
  *      last commit of the write path: gateway/ingest.ts writes device_state and online clients first,
  *      the statistics after). The row is matched to the newest telemetry the device sent before the
- *      row's `at` (the server's receive time). Rows are polled every 250 ms, so each lag is an upper
- *      bound with 250 ms resolution; rows first seen by the final sweep (not within the poller's 15 s
+ *      row's `at` (the server's receive time). Rows are polled every 250 ms (`--poll-ms`), so each lag is an upper
+ *      bound with 250 ms resolution; rows first seen by the final sweep (not within the poller's 10 s
  *      look-back) are counted as `late` with their lag at the sweep;
  *    - server and PostgreSQL CPU seconds (user + system, exited children included) and RSS from /proc;
  *    - bytes stored per device per day: growth of pg_total_relation_size over every partition of the
@@ -31,9 +31,10 @@
  *      window, divided by N and scaled from the window to 24 h (rollup rows of the current bucket are
  *      updated in place, so hourly and daily rollups are under-counted by a short window: they are
  *      small next to the raw rows);
- *    - API latency during the load: `--api-workers` concurrent loops calling, in turn, the status
- *      route (STATS_ROUTES.status, range 24h) and the client list (CLIENT_ROUTES.list, 20 a page),
- *      timed with performance.now() around the whole HTTP call; the 30-day project chart
+ *    - API latency during the load: `--api-workers` concurrent loops (each starting a request every
+ *      `--api-interval-ms`, like users with open screens, not a saturating load) calling in turn the
+ *      status route (STATS_ROUTES.status, range 24h) and the client list (CLIENT_ROUTES.list, 20 a
+ *      page), timed with performance.now() around the whole HTTP call (no load-tool dependency); the 30-day project chart
  *      (STATS_ROUTES.devices, range 30d) every 5 s.
  * Prints each run and the median and spread (min–max) of the runs as JSON (bench/RESULTS.md).
  */
@@ -61,12 +62,13 @@ const CLIENTS = Number(opt('clients', '20'));
 const TELEMETRY_MS = Number(opt('telemetry-ms', '30000'));
 const BACKFILL_DAYS = Number(opt('backfill-days', '30'));
 const API_WORKERS = Number(opt('api-workers', '2'));
+const API_INTERVAL_MS = Number(opt('api-interval-ms', '250'));
 const RAMP = Number(opt('ramp', '500'));
 const root = path.resolve(import.meta.dirname, '..');
 const TICK = 100;
 const DAY_MS = 86_400_000;
-const POLL_MS = 250;
-const LOOKBACK_S = 15;
+const POLL_MS = Number(opt('poll-ms', '250'));
+const LOOKBACK_S = 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Tables whose growth is "bytes stored" (each summed over its partitions). */
@@ -197,24 +199,24 @@ async function backfill(pool: pg.Pool, projectId: number, sns: string[], days: n
     `insert into stats_device_1d (bucket, project_id, sn, samples, cpu_avg, cpu_max, memory_avg, memory_max,
         clients_avg, clients_max, rx_bytes, tx_bytes, wan_rx_bytes, wan_tx_bytes)
      select d, $1, sn, 2880, 10 + random() * 30, 60 + random() * 30, 30 + random() * 30, 70 + random() * 20,
-        $4, $4 + 5, (random() * 5e10)::bigint, (random() * 1e10)::bigint, null, null
+        $4::int, $4::int + 5, (random() * 5e10)::bigint, (random() * 1e10)::bigint, null, null
        from jsonb_array_elements_text($2::jsonb) sn,
-            generate_series($3::timestamptz, $3::timestamptz + ($5 - 1) * interval '1 day', interval '1 day') d`,
+            generate_series($3::timestamptz, $3::timestamptz + ($5::int - 1) * interval '1 day', interval '1 day') d`,
     [projectId, snJson, from.toISOString(), CLIENTS, days],
   );
   await pool.query(
     `insert into stats_dim_1d (bucket, project_id, sn, kind, key, samples, clients_avg, clients_max, rx_bytes, tx_bytes)
-     select d, $1, sn, k.kind, k.key, 2880, $4 / 2.0, $4, (random() * 2e10)::bigint, (random() * 5e9)::bigint
+     select d, $1, sn, k.kind, k.key, 2880, $4::int / 2.0, $4::int, (random() * 2e10)::bigint, (random() * 5e9)::bigint
        from jsonb_array_elements_text($2::jsonb) sn,
-            generate_series($3::timestamptz, $3::timestamptz + ($5 - 1) * interval '1 day', interval '1 day') d,
+            generate_series($3::timestamptz, $3::timestamptz + ($5::int - 1) * interval '1 day', interval '1 day') d,
             (values ('radio', '2.4G'), ('radio', '5G'), ('ssid', 'Bench')) k(kind, key)`,
     [projectId, snJson, from.toISOString(), CLIENTS, days],
   );
   await pool.query(
     `insert into stats_project_1h (bucket, project_id, devices, cpu_avg, memory_avg, clients, rx_bytes, tx_bytes,
         wan_rx_bytes, wan_tx_bytes)
-     select h, $1, $2, 25, 45, $2 * $4, (random() * 1e12)::bigint, (random() * 2e11)::bigint, null, null
-       from generate_series($3::timestamptz, $3::timestamptz + ($5 * 24 - 1) * interval '1 hour', interval '1 hour') h`,
+     select h, $1, $2::int, 25, 45, $2::int * $4::int, (random() * 1e12)::bigint, (random() * 2e11)::bigint, null, null
+       from generate_series($3::timestamptz, $3::timestamptz + ($5::int * 24 - 1) * interval '1 hour', interval '1 hour') h`,
     [projectId, sns.length, from.toISOString(), CLIENTS, days],
   );
   await pool.query('analyze stats_device_1d; analyze stats_dim_1d; analyze stats_project_1h');
@@ -406,9 +408,12 @@ async function run() {
     };
     const at = (route: { path: string }) => `${route.path.replace(':id', String(project.id))}`;
     const workers = Array.from({ length: API_WORKERS }, async (_, w) => {
+      await sleep((API_INTERVAL_MS * w) / API_WORKERS);
       for (let i = w; Date.now() < end; i++) {
+        const t = Date.now();
         if (i % 2 === 0) await timed('status', `${at(STATS_ROUTES.status)}?range=24h`);
         else await timed('clients', `${at(CLIENT_ROUTES.list)}?page=${1 + (i % 5)}&pageSize=20`);
+        await sleep(Math.max(0, API_INTERVAL_MS - (Date.now() - t)));
       }
     });
     const chart = (async () => {
