@@ -439,12 +439,16 @@ async function run() {
     const seconds = (w1.getTime() - w0.getTime()) / 1000;
     const perDeviceDay: Record<string, number> = {};
     let total = 0;
+    let history = 0;
     for (const [name, bytes] of Object.entries(sizes1)) {
       const growth = bytes - (sizes0[name] ?? 0);
       if (growth === 0) continue;
       const v = Math.round(((growth / N) * 86_400) / seconds);
       perDeviceDay[name] = v;
       total += v;
+      // online_clients holds the clients online now (rows replaced, not kept): its growth is churn
+      // that vacuum reuses, not history.
+      if (name !== 'online_clients') history += v;
     }
     const cpu = (a: number, b: number) => +(b - a).toFixed(1);
     return {
@@ -476,7 +480,7 @@ async function run() {
         postgresPeak: peak.postgresRssMb,
         benchProcess: Math.round(process.memoryUsage().rss / 2 ** 20),
       },
-      bytesPerDevicePerDay: { total, ...perDeviceDay },
+      bytesPerDevicePerDay: { total, history, ...perDeviceDay },
       apiLatencyMs: {
         status: dist(api.status),
         clientList: dist(api.clients),
@@ -525,6 +529,7 @@ console.log(
         serverRssPeakMb: spread((r) => r.rssMb.serverPeak),
         postgresRssPeakMb: spread((r) => r.rssMb.postgresPeak),
         bytesPerDevicePerDay: spread((r) => r.bytesPerDevicePerDay.total),
+        historyBytesPerDevicePerDay: spread((r) => r.bytesPerDevicePerDay.history),
         statusP50Ms: spread((r) => r.apiLatencyMs.status.p50),
         statusP99Ms: spread((r) => r.apiLatencyMs.status.p99),
         clientListP50Ms: spread((r) => r.apiLatencyMs.clientList.p50),
