@@ -185,8 +185,8 @@ async function storedBytes(pool: pg.Pool): Promise<Record<string, number>> {
 }
 
 /**
- * A month of rollups before today for the project's devices: one daily device row and three daily
- * dimension rows (two radios, one SSID) per device and day, one hourly project row per hour.
+ * A month of rollups before today for the project's devices: one daily device row and five daily
+ * dimension rows (two radios, three SSIDs, as docs/monitoring-storage.md sizes an AP) per device and day, one hourly project row per hour.
  */
 async function backfill(pool: pg.Pool, projectId: number, sns: string[], days: number): Promise<number> {
   if (days <= 0) return 0;
@@ -209,7 +209,7 @@ async function backfill(pool: pg.Pool, projectId: number, sns: string[], days: n
      select d, $1, sn, k.kind, k.key, 2880, $4::int / 2.0, $4::int, (random() * 2e10)::bigint, (random() * 5e9)::bigint
        from jsonb_array_elements_text($2::jsonb) sn,
             generate_series($3::timestamptz, $3::timestamptz + ($5::int - 1) * interval '1 day', interval '1 day') d,
-            (values ('radio', '2.4G'), ('radio', '5G'), ('ssid', 'Bench')) k(kind, key)`,
+            (values ('radio', '2.4G'), ('radio', '5G'), ('ssid', 'Bench'), ('ssid', 'Guest'), ('ssid', 'IoT')) k(kind, key)`,
     [projectId, snJson, from.toISOString(), CLIENTS, days],
   );
   await pool.query(
