@@ -23,8 +23,8 @@
  *      last commit of the write path: gateway/ingest.ts writes device_state and online clients first,
  *      the statistics after). The row is matched to the newest telemetry the device sent before the
  *      row's `at` (the server's receive time). Rows are polled every 250 ms (`--poll-ms`), so each lag is an upper
- *      bound with 250 ms resolution; rows first seen by the final sweep (not within the poller's 10 s
- *      look-back) are counted as `late` with their lag at the sweep;
+ *      bound with 250 ms resolution; the poller runs on for its 10 s look-back after the window; rows
+ *      first seen by the final sweep after that are counted as `late` with their lag at the sweep;
  *    - server and PostgreSQL CPU seconds (user + system, exited children included) and RSS from /proc;
  *    - bytes stored per device per day: growth of pg_total_relation_size over every partition of the
  *      stats_* tables, online_clients, client_sessions, client_counts and device_events during the
@@ -362,7 +362,8 @@ async function run() {
     const w0 = new Date();
     const end = w0.getTime() + WINDOW_S * 1000;
 
-    const lags: number[] = [];
+    // Lags with the row's time: rows of the window only are counted (the poller runs on after it).
+    const lags: { at: number; lag: number }[] = [];
     const seen = new Set<string>();
     let unmatched = 0;
     const observe = (rows: { sn: string; at: Date }[], observedAt: number) => {
@@ -374,12 +375,15 @@ async function run() {
         fresh++;
         const ts = (sent.get(r.sn) ?? []).filter((t) => t <= r.at.getTime()).pop();
         if (ts === undefined) unmatched++;
-        else lags.push(observedAt - ts);
+        else lags.push({ at: r.at.getTime(), lag: observedAt - ts });
       }
       return fresh;
     };
+    // The poller goes on for its look-back after the window, so that the window's last rows are seen
+    // as they commit rather than by the final sweep.
+    const pollEnd = end + LOOKBACK_S * 1000;
     const poller = (async () => {
-      while (Date.now() < end) {
+      while (Date.now() < pollEnd) {
         const t = Date.now();
         const since = new Date(Math.max(w0.getTime(), t - LOOKBACK_S * 1000));
         const { rows } = await pool!.query<{ sn: string; at: Date }>(
@@ -423,13 +427,13 @@ async function run() {
         await sleep(Math.max(0, 5000 - (Date.now() - t)));
       }
     })();
-    await Promise.all([poller, chart, ...workers]);
+    await Promise.all([chart, ...workers]);
     const w1 = new Date();
     const u1 = usage(serverPid);
     clearInterval(sampler);
     const publishedInWindow = published - published0;
     // Let the last messages of the window land, then sweep what the poller did not see in time.
-    await sleep(5000);
+    await poller;
     const { rows: inWindow } = await pool.query<{ sn: string; at: Date }>(
       'select sn, at from stats_device where at >= $1 and at < $2',
       [w0, w1],
@@ -462,7 +466,11 @@ async function run() {
         offered: +(publishedInWindow / seconds).toFixed(1),
         committed: +(inWindow.length / seconds).toFixed(1),
       },
-      ingestLagMs: { ...dist(lags), late, unmatched },
+      ingestLagMs: {
+        ...dist(lags.filter((l) => l.at < w1.getTime()).map((l) => l.lag)),
+        late,
+        unmatched,
+      },
       cpuSeconds: {
         server: cpu(u0.serverCpu, u1.serverCpu),
         postgres: cpu(u0.postgresCpu, u1.postgresCpu),
