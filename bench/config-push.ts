@@ -25,7 +25,7 @@ import path from 'node:path';
 import { startFleet } from '@beacon/agent';
 import type { NetworkView, SwitchView } from '@beacon/protocol';
 import { freePort } from '../packages/server/src/db/embedded.ts';
-import { apiCaller, waitForHealth } from './http.ts';
+import { apiCaller, signUpWithProject, waitForHealth } from './http.ts';
 import { fleetSnPlan } from './plan.ts';
 
 const args = process.argv.slice(2);
@@ -129,20 +129,7 @@ async function main() {
   try {
     await waitForHealth(base);
     const call = apiCaller(base);
-    const email = `bench-${Date.now()}@example.com`;
-    await call('POST', '/auth/codes', { email, purpose: 'signup' });
-    const outbox = await call<{ body: string }[]>('GET', `/dev/outbox?email=${encodeURIComponent(email)}`);
-    const code = outbox[0].body.match(/\b(\d{6})\b/)![1];
-    await call('POST', '/auth/signup', {
-      email,
-      password: 'bench-pass-1',
-      confirmPassword: 'bench-pass-1',
-      code,
-    });
-    const project = await call<{ id: number }>('POST', '/projects', {
-      name: `Push${N}`,
-      scenario: 'enterprise',
-    });
+    const project = await signUpWithProject(call, `Push${N}`);
 
     const plan = fleetSnPlan(N, ['switch', 'ap']);
     const XLSX = await import('@e965/xlsx');

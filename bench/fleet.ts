@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startFleet } from '@beacon/agent';
 import { freePort } from '../packages/server/src/db/embedded.ts';
-import { apiCaller, waitForHealth } from './http.ts';
+import { apiCaller, signUpWithProject, waitForHealth } from './http.ts';
 import { type DeviceType, fleetSnPlan } from './plan.ts';
 
 const args = process.argv.slice(2);
@@ -113,20 +113,7 @@ async function main() {
     await waitForHealth(base);
     const call = apiCaller(base);
 
-    const email = `bench-${Date.now()}@example.com`;
-    await call('POST', '/auth/codes', { email, purpose: 'signup' });
-    const outbox = await call<{ body: string }[]>('GET', `/dev/outbox?email=${encodeURIComponent(email)}`);
-    const code = outbox[0].body.match(/\b(\d{6})\b/)![1];
-    await call('POST', '/auth/signup', {
-      email,
-      password: 'bench-pass-1',
-      confirmPassword: 'bench-pass-1',
-      code,
-    });
-    const project = await call<{ id: number }>('POST', '/projects', {
-      name: `Bench${N}`,
-      scenario: 'enterprise',
-    });
+    const project = await signUpWithProject(call, `Bench${N}`);
 
     const plan = fleetSnPlan(N, types);
     const XLSX = await import('@e965/xlsx');

@@ -30,3 +30,24 @@ export function apiCaller(base: string): <T>(method: string, path: string, body?
     return json.data;
   };
 }
+
+/**
+ * A new account signed up through the dev outbox (the server runs with DEV_OUTBOX=1) and one
+ * enterprise project of it: the caller keeps the account's cookie.
+ */
+export async function signUpWithProject(
+  call: ReturnType<typeof apiCaller>,
+  projectName: string,
+): Promise<{ id: number }> {
+  const email = `bench-${Date.now()}@example.com`;
+  await call('POST', '/auth/codes', { email, purpose: 'signup' });
+  const outbox = await call<{ body: string }[]>('GET', `/dev/outbox?email=${encodeURIComponent(email)}`);
+  const code = outbox[0].body.match(/\b(\d{6})\b/)![1];
+  await call('POST', '/auth/signup', {
+    email,
+    password: 'bench-pass-1',
+    confirmPassword: 'bench-pass-1',
+    code,
+  });
+  return call<{ id: number }>('POST', '/projects', { name: projectName, scenario: 'enterprise' });
+}

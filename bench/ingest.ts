@@ -48,7 +48,7 @@ import { CLIENT_ROUTES, modelsOfType, STATS_ROUTES } from '@beacon/protocol';
 import pg from 'pg';
 import { freePort } from '../packages/server/src/db/embedded.ts';
 import { ensureDailyPartitions } from '../packages/server/src/db/partitions.ts';
-import { apiCaller, waitForHealth } from './http.ts';
+import { apiCaller, signUpWithProject, waitForHealth } from './http.ts';
 
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 1000);
@@ -259,20 +259,7 @@ async function run() {
       max: 2,
     });
     const call = apiCaller(base);
-    const email = `bench-${Date.now()}@example.com`;
-    await call('POST', '/auth/codes', { email, purpose: 'signup' });
-    const outbox = await call<{ body: string }[]>('GET', `/dev/outbox?email=${encodeURIComponent(email)}`);
-    const code = outbox[0].body.match(/\b(\d{6})\b/)![1];
-    await call('POST', '/auth/signup', {
-      email,
-      password: 'bench-pass-1',
-      confirmPassword: 'bench-pass-1',
-      code,
-    });
-    const project = await call<{ id: number }>('POST', '/projects', {
-      name: `Ingest${N}`,
-      scenario: 'enterprise',
-    });
+    const project = await signUpWithProject(call, `Ingest${N}`);
 
     // APs only: they are the devices with clients. Models in turn.
     const models = modelsOfType('ap');
