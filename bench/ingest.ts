@@ -8,8 +8,8 @@
  * 1. starts the server as a child process (its own embedded PostgreSQL in a temporary DATA_DIR on a
  *    known port, embedded Aedes broker, DEMO=0), signs up, creates a WLAN project and pre-provisions
  *    the N serial numbers by batch import (xlsx, 500 rows a file), as bench/fleet.ts does;
- * 2. backfills `--backfill-days` of daily device and dimension rollups and hourly project rollups
- *    before today (what a 30-day chart reads: stats/service.ts), so that the 30-day chart is timed
+ * 2. backfills `--backfill-days` of daily device and dimension rollups (and, where the server keeps
+ *    it, the project's daily band/SSID rollup made from them) and hourly project rollups before today (what a 30-day chart reads: stats/service.ts), so that the 30-day chart is timed
  *    over a full month of N devices, not over the few minutes of the run;
  * 3. starts N simulated APs in this process (packages/agent startDevice, each with its own client
  *    world of `--clients` stations all online: `clients: { population, onlineShare: 1 }`), one MQTT
@@ -219,6 +219,19 @@ async function backfill(pool: pg.Pool, projectId: number, sns: string[], days: n
        from generate_series($3::timestamptz, $3::timestamptz + ($5::int * 24 - 1) * interval '1 hour', interval '1 hour') h`,
     [projectId, sns.length, from.toISOString(), CLIENTS, days],
   );
+  // What the rollup job keeps per project from the daily dimension rows (decision 0044), when this
+  // version of the server has the table (migration 0015 fills it from existing rows the same way).
+  const { rows: dimTable } = await pool.query(`select to_regclass('stats_project_dim_1d') as t`);
+  if (dimTable[0].t !== null) {
+    await pool.query(
+      `insert into stats_project_dim_1d (bucket, project_id, kind, key, clients, rx_bytes, tx_bytes)
+       select bucket, project_id, kind, key, sum(clients_avg), sum(rx_bytes), sum(tx_bytes) from stats_dim_1d
+        where project_id = $1 group by 1, 2, 3, 4
+       on conflict (project_id, bucket, kind, key) do update set clients = excluded.clients,
+         rx_bytes = excluded.rx_bytes, tx_bytes = excluded.tx_bytes`,
+      [projectId],
+    );
+  }
   await pool.query('analyze stats_device_1d; analyze stats_dim_1d; analyze stats_project_1h');
   return Date.now() - t0;
 }
@@ -427,6 +440,10 @@ async function run() {
     );
     const late = observe(inWindow, Date.now());
     const sizes1 = await storedBytes(pool);
+    // Deadlocks PostgreSQL broke since it started (batches rerun them; decision 0044 counts them).
+    const { rows: dl } = await pool.query<{ deadlocks: string }>(
+      'select deadlocks from pg_stat_database where datname = current_database()',
+    );
     const seconds = (w1.getTime() - w0.getTime()) / 1000;
     const perDeviceDay: Record<string, number> = {};
     let total = 0;
@@ -482,6 +499,7 @@ async function run() {
         chart30d: dist(api.chart30d),
       },
       apiErrors: errors,
+      deadlocksSinceStart: Number(dl[0]?.deadlocks ?? 0),
     };
   } finally {
     await Promise.all(devices.map((d) => d.stop().catch(() => {})));

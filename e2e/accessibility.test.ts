@@ -40,7 +40,7 @@ describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
       }
     });
 
-    it(`has no violation on the console's screens at ${vp.width} px`, async () => {
+    it(`has no violation on the console's screens at ${vp.width} px`, { timeout: 180_000 }, async () => {
       const page = await browser.newPage({ viewport: vp });
       await signUpByApi(page, `e2e-a11y-${vp.name}-${Date.now()}@example.com`);
       const name = `A11y${vp.width}`;
@@ -86,12 +86,15 @@ describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
         ['/manage/networkconf/static', 'static route'],
         ['/manage/networkconf/port', 'port mapping'],
         ['/manage/networkconf/router', 'route table'],
+        ['/manage/wirelessconf', 'wireless'],
+        ['/manage/rfconf', 'RF optimisation'],
         ['/manage/alarminfo', 'alarm'],
         ['/manage/onlinelist', 'client list'],
         ['/manage/onlinestat', 'client data'],
         ['/account', 'profile'],
         ['/manage/status', 'status'],
         ['/manage/devsrunstat', 'device data'],
+        ['/manage/backup', 'configuration backup'],
         ['/manage/visualization/topo', 'interim Beta screen'],
       ] as const) {
         await visit(page, path);

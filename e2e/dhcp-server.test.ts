@@ -21,13 +21,14 @@ async function openDrawer(page: Page, projectId: number, sn: string): Promise<vo
 
 /**
  * The DHCP server of an AP (issue 10 "DHCP policy", decision 0043) in Chromium: the form in the
- * device drawer checks as the user types (end IP not greater: 109), saves, and shows the revision
+ * device drawer checks as the user types (end IP not greater: 109; a static lease outside the
+ * pool: 108), saves, and shows the revision
  * going from pending to applied while the pool AP runs it; axe-clean at 1440 px and 390 px.
  */
 describe.runIf(hasChromium())('the DHCP server of an AP in Chromium', () => {
   const browser = useBrowser();
 
-  it('sets up the pool AP DHCP server and sees it applied', { timeout: 120_000 }, async () => {
+  it('sets up the pool AP DHCP server and sees it applied', { timeout: 180_000 }, async () => {
     const sn = inject('devicePool').find((s) => s === 'E2EPOOLAP0000008')!;
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await signUpByApi(page, `e2e-dhcp-${Date.now()}@example.com`);
@@ -45,6 +46,15 @@ describe.runIf(hasChromium())('the DHCP server of an AP in Chromium', () => {
     await page.locator('#dhcp-endIp').fill('192.168.70.199');
     await page.locator('#dhcp-gateway').fill('192.168.70.1');
     await poll(() => form.getByText('The end IP must be greater than the start IP').count()).toBe(0);
+    // A static lease, edited in the form: outside the pool is refused as the user types (108).
+    await page.getByTestId('dhcp-lease-add').click();
+    await page.getByTestId('dhcp-lease-0-mac').fill('AA:BB:CC:70:00:01');
+    await page.getByTestId('dhcp-lease-0-ip').fill('192.168.70.20');
+    await poll(() => form.getByText('(108)', { exact: false }).count()).toBe(1);
+    expect(await page.getByTestId('dhcp-save').isDisabled()).toBe(true);
+    await page.getByTestId('dhcp-lease-0-ip').fill('192.168.70.150');
+    await page.getByTestId('dhcp-lease-0-name').fill('printer');
+    await poll(() => form.getByText('(108)', { exact: false }).count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
     await poll(() => page.getByTestId('dhcp-save').isDisabled()).toBe(false);
     await page.getByTestId('dhcp-save').click();
@@ -64,6 +74,7 @@ describe.runIf(hasChromium())('the DHCP server of an AP in Chromium', () => {
       startIp: '192.168.70.100',
       endIp: '192.168.70.199',
       gateway: '192.168.70.1',
+      staticLeases: [{ mac: 'AA:BB:CC:70:00:01', ip: '192.168.70.150', name: 'printer' }],
     });
     await poll(() => axeViolations(page)).toEqual([]);
 

@@ -2,6 +2,7 @@ import type { DeviceView, NetworkView } from '@beacon/protocol';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { call, createProjectByApi, openProjectRow, signUpByApi } from './helpers/account.ts';
+import { axeViolations } from './helpers/axe.ts';
 import { hasChromium, useBrowser } from './helpers/browser.ts';
 
 /** The machine is shared: allow the UI a few seconds (expect.poll alone gives up after one). */
@@ -28,7 +29,7 @@ describe.runIf(hasChromium())('network configuration in Chromium', () => {
   const browser = useBrowser();
 
   it('creates a VLAN and a DHCP pool and shows the devices pending, then applied', {
-    timeout: 120_000,
+    timeout: 240_000,
   }, async () => {
     const page = await browser.newPage();
     const run = Date.now();
@@ -129,6 +130,26 @@ describe.runIf(hasChromium())('network configuration in Chromium', () => {
         expect.objectContaining({ id, name: `lst_${run % 1000}_${id}`, l3: false, dhcpSnooping: true }),
       ),
     );
+
+    // Internet screen: a guest network on the VLAN's segment is refused as the user types (114),
+    // then saved on a segment of its own and run by the gateway.
+    await page.goto('/manage/networkconf/netset');
+    await poll(() => page.getByTestId('netset-form').isVisible()).toBe(true);
+    await page.getByTestId('guest-on').click();
+    await page.getByTestId('guest-ip').fill(`172.20.${octet}.77`);
+    await poll(() => page.getByTestId('netset-check').textContent()).toContain('(114)');
+    expect(await page.getByTestId('netset-save').isDisabled()).toBe(true);
+    await page.getByTestId('guest-ip').fill(`172.21.${octet}.1`);
+    await poll(() => page.getByTestId('netset-check').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByTestId('netset-save').click();
+    await confirmSave(page, [GATEWAY]);
+    await poll(async () => {
+      const v = (await call<NetworkView>(page, 'GET', `/projects/${projectId}/network`)).data;
+      return v.revision === 4 && v.progress.pending === 0 && v.progress.applied === 2;
+    }, 30_000).toBe(true);
+    const guest = (await call<NetworkView>(page, 'GET', `/projects/${projectId}/network`)).data;
+    expect(guest.document.guest).toEqual({ ip: `172.21.${octet}.1`, mask: 24 });
 
     // The phone width shows the same screen.
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });

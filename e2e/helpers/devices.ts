@@ -26,6 +26,9 @@ const POOL: {
   { sn: 'E2EPOOLAP0000004', model: 'BA-W1200C', clients: { population: 12, onlineShare: 0.75 } },
   // dhcp-server.test.ts: an AP whose own DHCP server it configures.
   { sn: 'E2EPOOLAP0000008', model: 'BA-W1200C' },
+  // wireless.test.ts: two APs that run the Wi-Fi policy it creates.
+  { sn: 'E2EPOOLWF0000001', model: 'BA-W1200C' },
+  { sn: 'E2EPOOLWF0000002', model: 'BA-W1200C' },
 ];
 
 /**

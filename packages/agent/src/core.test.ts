@@ -239,3 +239,47 @@ describe('live data', () => {
     }
   });
 });
+
+describe('Wi-Fi timer shutdown', () => {
+  it('takes an SSID off the air during its period, in the document time zone, and reports it', async () => {
+    // 07:59 in Berlin (UTC+1 in November).
+    let now = Date.UTC(2026, 10, 25, 6, 59, 0);
+    device = await testDevice('BA-W1200C', { clock: () => now });
+    const wifi = (name: string, ssid: string, schedule: { start: string; end: string }[] = []) => ({
+      name,
+      ssid,
+      encryption: 2,
+      cipher: 'aes' as const,
+      password: 'correct-horse',
+      bands: ['2.4G' as const, '5G' as const],
+      maxClients: 32,
+      schedule,
+    });
+    const document = {
+      timeZone: 'Europe/Berlin',
+      wifi: [wifi('staff', 'Staff', [{ start: '08:00', end: '09:00' }]), wifi('guest', 'Guest')],
+    };
+    await run(device, makeCommand('apply-config', { revision: 1, document }, 'w1'));
+    await waitFor(() => device!.link.reply('w1') !== undefined, 3000, 'applied');
+    expect(device.link.reply('w1')).toMatchObject({ code: 0 });
+    expect(device.core.runningWifi().map((w) => w.ssid)).toEqual(['Staff', 'Guest']);
+    const reported = () =>
+      (device!.link.of('telemetry').at(-1)?.ssids as { ssid: string }[] | undefined)?.map((s) => s.ssid);
+    now += 60_000;
+    await waitFor(() => reported()?.join() === 'Guest', 3000, 'Staff off at 08:00');
+    now += 60 * 60_000;
+    await waitFor(() => reported()?.join() === 'Staff,Guest', 3000, 'Staff back at 09:00');
+    expect(device.link.of('telemetry').at(-1)?.ssids).toEqual([
+      { ssid: 'Staff', bands: ['2.4G', '5G'] },
+      { ssid: 'Guest', bands: ['2.4G', '5G'] },
+    ]);
+  });
+
+  it('broadcasts nothing once a Wi-Fi section is empty, and the factory SSID before any', async () => {
+    device = await testDevice();
+    expect(device.core.runningWifi()).toEqual([{ ssid: 'Beacon-0001', bands: ['2.4G', '5G'] }]);
+    await run(device, makeCommand('apply-config', { revision: 1, document: { wifi: [] } }, 'w2'));
+    await waitFor(() => device!.link.reply('w2') !== undefined, 3000, 'applied');
+    expect(device.core.runningWifi()).toEqual([]);
+  });
+});

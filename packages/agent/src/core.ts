@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  allowedChannels,
   busyCode,
   CableFreeMode,
   Capability,
@@ -15,30 +16,38 @@ import {
   canonicalJson,
   commandSchema,
   configHash,
+  DEFAULT_TX_POWER,
+  DEFAULT_WIFI_COUNTRY,
   type DeviceEventName,
   DeviceMode,
   DeviceOperation,
   DeviceStatus,
+  defaultWidth,
   dhcpPoolSize,
   type ErrorCode,
   type EventLevel,
   errorMessage,
+  type FrequencyBand,
   failureFromZod,
   type Hello,
   hasCapability,
+  inTimerShutdown,
   LIMITS,
   type LiveState,
   ManagementMode,
   MODEL_UNSUPPORTED,
   type ModelInfo,
+  maxPowerFor,
   RemoteManageState,
   type Reply,
   type Telemetry,
   type UpKind,
   upgradeCheck,
   validateDeviceConfig,
+  zonedParts,
 } from '@beacon/protocol';
 import type { LiveData } from './live.ts';
+import type { Position, RadioTuning, RadioWorld } from './radio.ts';
 import { escapeHtml, RemotePage } from './remote.ts';
 import { routeTableOf } from './routes.ts';
 import type { ConfigStore } from './store.ts';
@@ -71,6 +80,13 @@ export interface CoreOptions {
   remoteHost: string;
   /** Publish an event for every client join, leave and roam. */
   clientEvents: boolean;
+  /**
+   * The device's wall clock in ms (default Date.now): the Wi-Fi timer shutdown reads it in the
+   * document's time zone. Tests give a simulated clock to move the time of day.
+   */
+  clock?: () => number;
+  /** The site's radio world and where this AP hangs in it (radio.ts); absent: it hears no one. */
+  radio?: { world: RadioWorld; position: Position };
   log: (message: string) => void;
 }
 
@@ -134,8 +150,47 @@ export class DeviceCore {
           ssids: () => this.ssids(),
           onClient: (event, station, from) => this.onClient(event, station, from),
           refuses: (mac) => this.refuses(mac),
+          roaming: () => this.roaming(),
         }
       : null;
+  }
+
+  /** The roaming tuner of the running configuration (docs/decisions/0048). */
+  private roaming() {
+    const doc = this.store.document;
+    const thresholds: Partial<Record<FrequencyBand, number>> = {};
+    for (const r of doc.radios ?? [])
+      if (r.accessThreshold !== undefined) thresholds[r.band] = r.accessThreshold;
+    return {
+      bandSteering: doc.roaming?.bandSteering ?? false,
+      loadBalanceClients: doc.roaming?.loadBalanceClients ?? 0,
+      thresholds,
+    };
+  }
+
+  /**
+   * What each radio runs: the configured channel, or the one it picked itself (channel 0, automatic);
+   * the configured width and power, the power held to the country's limit (as firmware does).
+   */
+  effectiveRadios(): RadioTuning[] {
+    const doc = this.store.document;
+    const country = doc.country ?? DEFAULT_WIFI_COUNTRY;
+    const out: RadioTuning[] = [];
+    for (const band of this.info.bands) {
+      const set = doc.radios?.find((r) => r.band === band);
+      if (set && !set.enabled) continue;
+      const width = set?.width ?? defaultWidth(band);
+      const channel =
+        set?.channel || this.options.live.autoChannel(band, allowedChannels(country, band, width));
+      const power = Math.min(set?.power ?? DEFAULT_TX_POWER, maxPowerFor(country, band, channel));
+      out.push({ band, channel, width, power });
+    }
+    return out;
+  }
+
+  /** Radios on the air: none while the device is down (rebooting, upgrading, no SSID up). */
+  private radioTuning(): RadioTuning[] {
+    return this.ssids().length ? this.effectiveRadios() : [];
   }
 
   get store(): ConfigStore {
@@ -150,8 +205,25 @@ export class DeviceCore {
   async start(link: Link): Promise<void> {
     this.link = link;
     await this.boot();
-    if (this.ap) this.options.world.register(this.ap);
+    if (this.ap) {
+      this.options.world.register(this.ap);
+      this.onAir = JSON.stringify(this.runningWifi());
+      const t = setInterval(() => this.checkWifiSchedule(), scaledMs(60, this.options.timeScale));
+      t.unref();
+      this.scheduleTimer = t;
+    }
+    if (this.ap && this.options.radio) {
+      this.options.radio.world.register({
+        sn: this.sn,
+        mac: this.options.mac,
+        position: this.options.radio.position,
+        radios: () => this.radioTuning(),
+        clients: (band) => this.options.world.clientsOf(this.sn).filter((c) => c.band === band).length,
+      });
+    }
   }
+
+  private scheduleTimer: NodeJS.Timeout | null = null;
 
   private async boot(): Promise<void> {
     this.bootId = randomBytes(8).toString('hex');
@@ -279,12 +351,25 @@ export class DeviceCore {
         locating: this.locatingUntil > now,
         rateLimit: this.store.data.rateLimit,
         clientLimits: this.store.data.clientLimits,
-        radios: (doc.radios ?? []).map((r) => ({ band: r.band, channel: r.channel, power: r.power })),
+        radios: this.effectiveRadios(),
+        ...(this.options.radio
+          ? {
+              air: (radio: RadioTuning) => {
+                const world = this.options.radio!.world;
+                return {
+                  neighbours: world.scan(this.sn, radio.band),
+                  noise: world.noiseAt(this.sn, radio),
+                  busy: world.busyAt(this.sn, radio),
+                };
+              },
+            }
+          : {}),
         switchPorts: doc.switch?.ports,
         dhcpServer: doc.dhcpServer?.enabled ? { poolSize: dhcpPoolSize(doc.dhcpServer) } : null,
       },
       portEvents,
     );
+    if (this.ap) t.ssids = this.runningWifi();
     for (const e of portEvents) {
       if (e.event === 'poe-overload') {
         this.emitEvent(
@@ -338,14 +423,60 @@ export class DeviceCore {
   }
 
   private ssids(): string[] {
+    return [...new Set(this.runningWifi().map((w) => w.ssid))];
+  }
+
+  /** The device's clock (simulated in tests). */
+  now(): number {
+    return this.options.clock?.() ?? Date.now();
+  }
+
+  /**
+   * The networks on the air now, each on its bands: none while the radio is down; without a Wi-Fi
+   * section (never configured) the factory SSID; else every enabled network of the document but
+   * those whose timer shutdown covers the time of day in the document's time zone (the project's).
+   */
+  runningWifi(): { ssid: string; bands: FrequencyBand[] }[] {
     const up =
       this.status === DeviceStatus.ONLINE ||
       this.status === DeviceStatus.ONLINE_NOT_SAVED ||
       this.status === DeviceStatus.UPGRADE_DONE;
     if (!up || this.stopped || this.store.data.cpeMode === CpeMode.CLIENT) return [];
-    const wifi = (this.store.document.wifi ?? []).filter((w) => w.enabled);
-    if (wifi.length) return [...new Set(wifi.map((w) => w.ssid))];
-    return [`Beacon-${this.sn.slice(-4)}`];
+    const doc = this.store.document;
+    if (!doc.wifi) return [{ ssid: `Beacon-${this.sn.slice(-4)}`, bands: [...this.info.bands] }];
+    const minute = this.minuteOfDay(doc.timeZone);
+    return doc.wifi
+      .filter((w) => w.enabled && !inTimerShutdown(w.schedule, minute))
+      .map((w) => ({ ssid: w.ssid, bands: [...w.bands] }));
+  }
+
+  private minuteOfDay(zone: string | undefined): number {
+    const at = new Date(this.now());
+    if (!zone) return at.getUTCHours() * 60 + at.getUTCMinutes();
+    try {
+      const p = zonedParts(at, zone);
+      return p.hour * 60 + p.minute;
+    } catch {
+      return at.getUTCHours() * 60 + at.getUTCMinutes();
+    }
+  }
+
+  private onAir = '';
+
+  /**
+   * Checked every simulated minute and after each applied configuration: when the networks on the
+   * air changed (a timer shutdown began or ended), clients of a network gone leave and the next
+   * telemetry says so at once.
+   */
+  private checkWifiSchedule(): void {
+    if (!this.ap || this.stopped) return;
+    const now = JSON.stringify(this.runningWifi());
+    if (now === this.onAir) return;
+    const before = this.onAir;
+    this.onAir = now;
+    if (before === '') return;
+    this.options.world.enforce(this.sn);
+    this.publishTelemetry();
   }
 
   /** The configuration's client blacklist (decision 0035): these MACs may not join. */
@@ -534,9 +665,16 @@ export class DeviceCore {
         return;
       case 'apply-config':
         return this.applyConfig(cmd);
-      case 'get-config':
-        this.reply(cmd.id, 0, undefined, { revision: this.revision, document: this.store.document });
+      case 'get-config': {
+        // What the device runs, with its own hash of it: a backup is this document (decision 0049).
+        const document = this.store.document;
+        this.reply(cmd.id, 0, undefined, {
+          revision: this.revision,
+          hash: await configHash(document),
+          document,
+        });
         return;
+      }
       case 'route-table':
         this.reply(cmd.id, 0, undefined, {
           revision: this.revision,
@@ -719,6 +857,7 @@ export class DeviceCore {
       return;
     }
     const ipBefore = this.runningIp();
+    const countryBefore = this.store.document.country ?? DEFAULT_WIFI_COUNTRY;
     // Running but not yet saved (status 7) for the §9 save time, then saved and reported.
     this.operation = DeviceOperation.APPLY_CONFIG;
     this.status = DeviceStatus.ONLINE_NOT_SAVED;
@@ -733,8 +872,11 @@ export class DeviceCore {
       ...(typeof document.led === 'boolean' ? { led: document.led } : {}),
     });
     await this.refreshHash();
-    // Clients now on the blacklist are dropped at once.
-    if (this.ap) this.options.world.enforce(this.sn);
+    // Clients now on the blacklist, or of a network gone, are dropped at once.
+    if (this.ap) {
+      this.onAir = JSON.stringify(this.runningWifi());
+      this.options.world.enforce(this.sn);
+    }
     this.operation = null;
     this.status = DeviceStatus.ONLINE;
     this.reply(cmd.id, 0, undefined, { revision });
@@ -744,6 +886,33 @@ export class DeviceCore {
     // Port and PoE settings show in the next report at once.
     this.publishTelemetry();
     this.emitEvent('config-applied', 'info', `Configuration revision ${revision} applied`, { revision });
+    if (this.ap && (document.country ?? DEFAULT_WIFI_COUNTRY) !== countryBefore) this.adaptRadios();
+  }
+
+  /**
+   * A new country or region: the radios re-adapt (SPEC.md §4, §9 about 3 minutes, scaled), reported
+   * as the rf-adapt operation with its progress in tenths; automatic radios then pick their channels
+   * again among the new country's. The device takes no other command meanwhile (busy, 2010).
+   */
+  private adaptRadios(): void {
+    this.operation = DeviceOperation.RF_ADAPT;
+    this.progress = 0;
+    this.publishState();
+    const step = (done: number) => {
+      if (this.operation !== DeviceOperation.RF_ADAPT) return;
+      if (done < 100) {
+        this.progress = done;
+        this.publishState();
+        this.after(LIMITS.COUNTRY_CHANGE_SECONDS / 10, () => step(done + 10));
+        return;
+      }
+      this.options.live.forgetChannels();
+      this.operation = null;
+      this.progress = undefined;
+      this.publishState();
+      this.publishTelemetry();
+    };
+    this.after(LIMITS.COUNTRY_CHANGE_SECONDS / 10, () => step(10));
   }
 
   private async openRemote(cmd: CommandOf<'remote-management-open'>): Promise<void> {
@@ -802,10 +971,12 @@ export class DeviceCore {
   /** Stops every timer and leaves the site; the device is gone. */
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.scheduleTimer) clearInterval(this.scheduleTimer);
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     this.onDisconnected();
     if (this.ap) this.options.world.unregister(this.sn);
+    this.options.radio?.world.unregister(this.sn);
     await this.closeRemote();
   }
 }

@@ -12,6 +12,7 @@ import { DeviceCore } from './core.ts';
 import { type Incident, type IncidentOptions, triggerIncident } from './incidents.ts';
 import { MqttLink } from './link.ts';
 import { LiveData, type PortNeighbour } from './live.ts';
+import type { Position, RadioWorld } from './radio.ts';
 import { ConfigStore } from './store.ts';
 import { macFromSn, rng, seedOf } from './util.ts';
 import { ClientWorld } from './world.ts';
@@ -36,6 +37,8 @@ export interface DeviceOptions {
   telemetryMs?: number;
   /** The site's clients, shared with the other APs of a fleet; default a world of its own. */
   world?: ClientWorld;
+  /** The site's radio world and this AP's place in it (radio.ts); absent: it hears no neighbours. */
+  radio?: { world: RadioWorld; position: Position };
   /** Local IP; default one in the world's subnet. */
   ip?: string;
   meshRole?: CableFreeMode | null;
@@ -55,6 +58,8 @@ export interface DeviceOptions {
    * online whatever the simulated hour (e2e devices that must show clients at any time of day).
    */
   clients?: { population: number; onlineShare?: number };
+  /** The device's wall clock in ms (default Date.now): tests move the time of day (Wi-Fi timer shutdown). */
+  clock?: () => number;
   log?: (message: string) => void;
 }
 
@@ -130,6 +135,11 @@ export class SimulatedDevice {
 
   resumeListening(): void {
     this.link.resumeListening();
+  }
+
+  /** The SSIDs on the air now (a timer shutdown takes one off). */
+  get ssids(): string[] {
+    return this.core.runningWifi().map((w) => w.ssid);
   }
 
   /** What the device runs: its document and configHash (reported in hello and state). */
@@ -223,6 +233,8 @@ export async function startDevice(options: DeviceOptions): Promise<SimulatedDevi
     telemetryMs: options.telemetryMs ?? 30_000,
     remoteHost: options.remoteHost ?? '127.0.0.1',
     clientEvents: options.clientEvents ?? true,
+    clock: options.clock,
+    radio: options.radio,
     log: (m) => log(`[${options.sn}] ${m}`),
   });
   const secret =

@@ -18,5 +18,18 @@ export {
 } from './fleet.ts';
 export { INCIDENTS, type Incident, type IncidentOptions, triggerIncident } from './incidents.ts';
 export { MqttLink } from './link.ts';
+export {
+  bssidOf,
+  type Campus,
+  type CampusOptions,
+  campus,
+  type ForeignAp,
+  type NoiseSource,
+  type Position,
+  type RadioNode,
+  type RadioTuning,
+  RadioWorld,
+  type Wall,
+} from './radio.ts';
 export { ConfigStore, FACTORY_PASSWORD } from './store.ts';
 export { ClientWorld, diurnal, type Station } from './world.ts';

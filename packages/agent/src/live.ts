@@ -2,9 +2,11 @@ import {
   CableFreeMode,
   Capability,
   DeviceType,
-  FrequencyBand,
+  type FrequencyBand,
   hasCapability,
+  is24,
   type ModelInfo,
+  type NeighbourAp,
   type SwitchPort,
   type Telemetry,
   type TelemetryClient,
@@ -32,8 +34,14 @@ export interface LiveContext {
   locating: boolean;
   rateLimit: { upKbps: number; downKbps: number } | null;
   clientLimits: Record<string, { upKbps: number; downKbps: number }>;
-  /** Radio settings of the running configuration. */
-  radios: { band: FrequencyBand; channel: number; power: number }[];
+  /** What each radio runs now (channel chosen, never 0; width; power within the country's limit). */
+  radios: { band: FrequencyBand; channel: number; width: number; power: number }[];
+  /** The radio world's view of a radio (radio.ts): neighbours heard, noise, airtime others take. */
+  air?: (radio: { band: FrequencyBand; channel: number; width: number; power: number }) => {
+    neighbours: NeighbourAp[];
+    noise: number;
+    busy: number;
+  };
   /** Port settings of the running configuration (a switch's `switch` section); absent = defaults. */
   switchPorts?: readonly SwitchPort[];
   /**
@@ -110,13 +118,24 @@ export class LiveData {
     this.memory = between(r, 28, 45);
   }
 
-  private channel(band: FrequencyBand): number {
+  /**
+   * The channel an automatic radio picks at boot (as an AP does without a plan): one of the usual
+   * defaults the country allows (`allowed`), the same until forgetChannels().
+   */
+  autoChannel(band: FrequencyBand, allowed: readonly number[]): number {
     let c = this.channels.get(band);
-    if (c === undefined) {
-      c = band === FrequencyBand.B2G4 ? pick(this.r, [1, 6, 11]) : pick(this.r, [36, 44, 149, 157]);
+    if (c === undefined || !allowed.includes(c)) {
+      const usual = is24(band) ? [1, 6, 11] : [36, 44, 149, 157];
+      const choices = usual.filter((x) => allowed.includes(x));
+      c = pick(this.r, choices.length ? choices : allowed.length ? allowed : usual);
       this.channels.set(band, c);
     }
     return c;
+  }
+
+  /** A new country: automatic radios pick their channels again. */
+  forgetChannels(): void {
+    this.channels.clear();
   }
 
   /** After a boot every counter starts again. */
@@ -310,7 +329,13 @@ export class LiveData {
     }
     if (info.bands.length) {
       telemetry.radios = info.bands.map((band) => {
-        const set = ctx.radios.find((x) => x.band === band);
+        const set = ctx.radios.find((x) => x.band === band) ?? {
+          band,
+          channel: this.autoChannel(band, []),
+          width: is24(band) ? 20 : 40,
+          power: 20,
+        };
+        const air = ctx.air?.(set);
         const onBandClients = clients.filter((c) => c.band === band);
         const onBand = onBandClients.length;
         const bytes = this.radioBytes.get(band) ?? { rx: 0, tx: 0 };
@@ -320,13 +345,15 @@ export class LiveData {
         this.radioBytes.set(band, bytes);
         return {
           band,
-          channel: set?.channel || this.channel(band),
-          power: set?.power ?? 20,
-          utilisation: Math.round(clamp(5 + onBand * 3 + between(r, 0, 15), 0, 100)),
-          noise: intBetween(r, -97, -88),
+          channel: set.channel,
+          width: set.width,
+          power: set.power,
+          utilisation: Math.round(clamp(5 + onBand * 3 + (air?.busy ?? 0) + between(r, 0, 10), 0, 100)),
+          noise: air ? air.noise + intBetween(r, -1, 1) : intBetween(r, -97, -88),
           clients: onBand,
           rxBytes: bytes.rx,
           txBytes: bytes.tx,
+          ...(air ? { neighbours: air.neighbours } : {}),
         };
       });
     }

@@ -10,9 +10,10 @@ import {
 
 /**
  * The routes a gateway runs, derived from its running configuration as a router's kernel would:
- * one connected route per interface with an address (LAN, each VLAN, a static WAN), the static
- * routes, and the default route through the WAN gateway (a dynamic or PPPoE WAN: through its
- * simulated upstream). Answered to the route-table command.
+ * one connected route per interface with an address (LAN, guest network, PPPoE / PPTP / L2TP
+ * servers, each VLAN, a static WAN), the static routes, one route per PPTP / L2TP client to the
+ * remote network over its tunnel, and the default route through the WAN gateway (a dynamic or
+ * PPPoE WAN: through its simulated upstream). Answered to the route-table command.
  */
 export function routeTableOf(doc: DeviceConfig): RouteTableEntry[] {
   const routes: RouteTableEntry[] = [];
@@ -31,6 +32,10 @@ export function routeTableOf(doc: DeviceConfig): RouteTableEntry[] {
     });
   };
   connected(doc.lan?.ip, doc.lan?.mask, 'br-lan');
+  connected(doc.guest?.ip, doc.guest?.mask, 'br-guest');
+  connected(doc.pppoeServer?.ip, doc.pppoeServer?.mask, 'pppoe-server');
+  connected(doc.pptpServer?.ip, doc.pptpServer?.mask, 'pptp-server');
+  connected(doc.l2tpServer?.ip, doc.l2tpServer?.mask, 'l2tp-server');
   for (const v of doc.vlans ?? []) connected(v.ip, v.mask ?? 24, `vlan${v.id}`);
   const wan = doc.wan;
   if (wan) {
@@ -44,6 +49,23 @@ export function routeTableOf(doc: DeviceConfig): RouteTableEntry[] {
       interface: isPppoe ? 'pppoe-wan' : 'wan',
       metric: 10,
       source: 'default',
+    });
+  }
+  const tunnels = [
+    ...(doc.pptpClients ?? []).map((c) => ({ ...c, iface: `pptp-${c.name}` })),
+    ...(doc.l2tpClients ?? []).map((c) => ({ ...c, iface: `l2tp-${c.name}` })),
+  ];
+  for (const c of tunnels) {
+    const prefix = toPrefix(c.remoteMask);
+    const net = networkOf(c.remoteIp, c.remoteMask);
+    if (prefix === null || net === null) continue;
+    routes.push({
+      destination: ipToString(net),
+      mask: prefixToMask(prefix),
+      gateway: '0.0.0.0',
+      interface: c.iface.slice(0, 32),
+      metric: 5,
+      source: 'static',
     });
   }
   for (const r of doc.staticRoutes ?? []) {

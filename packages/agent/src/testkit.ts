@@ -67,7 +67,13 @@ export interface TestDevice {
 /** A device core on a memory link, connected. */
 export async function testDevice(
   model = 'BA-W1200C',
-  options: { timeScale?: number; stateDir?: string; sn?: string; world?: ClientWorld } = {},
+  options: {
+    timeScale?: number;
+    stateDir?: string;
+    sn?: string;
+    world?: ClientWorld;
+    clock?: () => number;
+  } = {},
 ): Promise<TestDevice> {
   const info = modelInfo(model)!;
   const sn = options.sn ?? 'TESTDEV000000001';
@@ -89,6 +95,7 @@ export async function testDevice(
     telemetryMs: 3_600_000,
     remoteHost: '127.0.0.1',
     clientEvents: true,
+    clock: options.clock,
     log: () => {},
   });
   const link = new MemoryLink();

@@ -32,6 +32,16 @@ export interface AccessPoint {
   onClient(event: 'joined' | 'left' | 'roamed', station: Station, from?: string): void;
   /** A MAC the AP refuses (its configuration's client blacklist). */
   refuses?(mac: string): boolean;
+  /**
+   * The roaming tuner (docs/decisions/0048): steer dual-band clients to 5 GHz; take no new client
+   * at `loadBalanceClients` (0 = off) while another AP can; drop a client heard below its band's
+   * access threshold (dBm) so it roams to a better AP.
+   */
+  roaming?(): {
+    bandSteering: boolean;
+    loadBalanceClients: number;
+    thresholds: Partial<Record<FrequencyBand, number>>;
+  };
 }
 
 const KINDS: { kind: ClientKind; weight: number; oui: string[]; names: string[]; rate: [number, number] }[] =
@@ -204,10 +214,13 @@ export class ClientWorld {
   /** The AP's blacklist changed: the stations it now refuses leave it. Answers how many left. */
   enforce(sn: string): number {
     const ap = this.aps.get(sn);
-    if (!ap?.refuses) return 0;
+    if (!ap) return 0;
+    const ssids = ap.ssids();
     let n = 0;
     for (const s of this.stations) {
-      if (s.apSn === sn && ap.refuses(s.mac)) {
+      if (s.apSn !== sn) continue;
+      // A refused MAC (the blacklist), or a client of a network no longer on the air.
+      if (ap.refuses?.(s.mac) || (s.ssid !== null && !ssids.includes(s.ssid))) {
         this.leave(s);
         n++;
       }
@@ -259,22 +272,31 @@ export class ClientWorld {
     };
   }
 
-  /** APs a station may join now (not `except`, not one that refuses its MAC). */
+  /**
+   * APs a station may join now (not `except`, not one that refuses its MAC); an AP whose load
+   * balancing limit is reached is left out while another AP can take the station.
+   */
   private available(except?: string, mac?: string): AccessPoint[] {
-    return [...this.aps.values()].filter(
+    const open = [...this.aps.values()].filter(
       (ap) =>
         ap.sn !== except &&
         ap.ssids().length > 0 &&
         this.clientsOf(ap.sn).length < ap.capacity &&
         !(mac && ap.refuses?.(mac)),
     );
+    const balanced = open.filter((ap) => {
+      const limit = ap.roaming?.().loadBalanceClients ?? 0;
+      return limit === 0 || this.clientsOf(ap.sn).length < limit;
+    });
+    return balanced.length ? balanced : open;
   }
 
   private attach(s: Station, ap: AccessPoint): void {
     const r = this.r;
     const fiveG = ap.bands.filter((b) => b !== FrequencyBand.B2G4);
+    const steer = ap.roaming?.().bandSteering ?? false;
     s.band =
-      fiveG.length && s.kind !== ClientKind.IOT && r() < 0.7
+      fiveG.length && s.kind !== ClientKind.IOT && r() < (steer ? 0.95 : 0.7)
         ? pick(r, fiveG)
         : ap.bands.includes(FrequencyBand.B2G4)
           ? FrequencyBand.B2G4
@@ -305,9 +327,12 @@ export class ClientWorld {
     const r = this.r;
     const dt = Math.max(0, (now - this.lastTick) / 1000);
     this.lastTick = now;
-    // Stations of an AP whose radio went down leave silently.
+    // Stations of an AP whose radio went down, or whose SSID went off the air (a timer shutdown,
+    // a network removed), leave silently.
     for (const s of this.stations) {
-      if (s.apSn && !this.aps.get(s.apSn)?.ssids().length) this.leave(s, false);
+      if (!s.apSn) continue;
+      const ssids = this.aps.get(s.apSn)?.ssids() ?? [];
+      if (!ssids.length || (s.ssid !== null && !ssids.includes(s.ssid))) this.leave(s, false);
     }
     // Traffic.
     for (const s of this.stations) {
@@ -337,11 +362,17 @@ export class ClientWorld {
         this.leave(online.splice(Math.floor(r() * online.length), 1)[0]);
       }
     }
-    // Roaming between the APs of the site.
+    // Roaming between the APs of the site; a client below its AP's access threshold is let go.
     for (const s of this.stations) {
-      if (!s.apSn || r() > 0.03) continue;
+      if (!s.apSn) continue;
+      const threshold = s.band ? this.aps.get(s.apSn)?.roaming?.().thresholds[s.band] : undefined;
+      const tooWeak = threshold !== undefined && s.rssi < threshold;
+      if (!tooWeak && r() > 0.03) continue;
       const to = this.available(s.apSn, s.mac);
-      if (!to.length) continue;
+      if (!to.length) {
+        if (tooWeak) this.leave(s);
+        continue;
+      }
       const from = s.apSn;
       const ap = pick(r, to);
       this.attach(s, ap);

@@ -194,8 +194,30 @@ export const ERROR_CATALOGUE = {
   // Online clients (src/clients/ of the server, docs/decisions/0035).
   5220: e('The client blacklist is full (at most 100 entries)', 409),
   5221: e('The client is not online on this device', 404),
+  // Monitoring reads at scale (docs/decisions/0044).
+  5290: e('The page cursor does not belong to this list; load the first page again', 400),
   // Overview and data screen (docs/decisions/0041).
   5270: e('Choose a country by its ISO 3166-1 code', 400),
+  // Wi-Fi policies (src/wifi/ of the server, docs/decisions/0047; SPEC.md §8 and §9 name these without numbers).
+  5320: e('At most 7 Wi-Fi networks can apply to all devices', 409),
+  5321: e('At most 30 Wi-Fi networks can apply to specified devices', 409),
+  5322: e('Only one guest network is allowed', 409),
+  // Configuration backup and restore (src/backups/ of the server, docs/decisions/0049).
+  5360: e('The backup was taken from another model than this device', 409),
+  5361: e('A device can be backed up at most once every 3 minutes', 429),
+  5362: e('The project keeps 128 general backups: this backup overwrites the oldest; confirm to go on', 409),
+  5363: e('The device already has a restore point: confirm to replace it', 409),
+  5364: e('Configuration backup is available in WLAN projects only', 409),
+  5365: e('The file is not a configuration backup of a known model', 400),
+  5366: e('The backup file is damaged: its content does not match its checksum', 400),
+  5367: e('The backup was made by another server: its secrets cannot be opened here', 400),
+  // RF optimisation and the Wi-Fi country (src/rf/ of the server, docs/decisions/0048); 5340-5359.
+  5340: e('The channel is not allowed in this country or region', 400),
+  5341: e('The transmit power exceeds the limit of this country or region', 400),
+  5342: e('The channel width cannot be used on this band or channel', 400),
+  5343: e('Choose at least one day and a time for scheduled optimisation', 400),
+  5344: e('Select at least one AP', 400),
+  5345: e('The radios are adapting to the new country or region, try again after it completes', 409),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -291,6 +313,16 @@ export const Codes = {
   MAX_WIRELESS: 40,
   SAME_SSID: 24,
   RADIO_RUNNING: 27,
+  RADIO_TIMEOUT: 34,
+  TERMINAL_NUMBER: 47,
+  AI_NEEDS_PRIMARY: 5010,
+  FEWER_THAN_TWO_ONLINE: 5022,
+  RF_CHANNEL: 5340,
+  RF_POWER: 5341,
+  RF_WIDTH: 5342,
+  RF_SCHEDULE: 5343,
+  RF_NO_AP: 5344,
+  RF_ADAPTING: 5345,
   SEGMENT_CLASH: 5042,
   DESTINATION_TAKEN: 5043,
   NAME_RESERVED: 5044,
@@ -325,7 +357,28 @@ export const Codes = {
   LOG_RANGE: 5230,
   CLIENT_BLACKLIST_FULL: 5220,
   CLIENT_NOT_ONLINE: 5221,
+  PAGE_CURSOR: 5290,
   COUNTRY_CODE: 5270,
+  WLAN_EXISTS: 88,
+  MESH_SAME_SSID: 89,
+  MAX_CLIENTS: 91,
+  SSID_TOO_SHORT: 92,
+  WIRELESS_IN_USE: 26,
+  RADIO_TIME_RULE: 59,
+  SSID_DEVICES_TOO_FEW: 135,
+  SSID_DEVICES_FULL: 136,
+  WIFI_CONFLICT: 414,
+  ALL_DEVICE_WIFI_LIMIT: 5320,
+  SPECIFIED_DEVICE_WIFI_LIMIT: 5321,
+  GUEST_WIFI_LIMIT: 5322,
+  BACKUP_MODEL_MISMATCH: 5360,
+  BACKUP_INTERVAL: 5361,
+  BACKUP_OVERWRITE: 5362,
+  RESTORE_POINT_EXISTS: 5363,
+  BACKUP_WLAN_ONLY: 5364,
+  BACKUP_NOT_A_BACKUP: 5365,
+  BACKUP_DAMAGED: 5366,
+  BACKUP_FOREIGN_SECRETS: 5367,
 } as const satisfies Record<string, ErrorCode>;
 
 /** Client-side failures that have no server code (SPEC.md §7). */

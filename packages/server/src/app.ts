@@ -24,6 +24,7 @@ import { accountRoutes } from './accounts/routes.ts';
 import { alarmRoutes } from './alarms/routes.ts';
 import { HEALTH_PATH, registerPrincipal, signedInHook } from './auth/principal.ts';
 import { authRoutes } from './auth/routes.ts';
+import { backupRoutes } from './backups/routes.ts';
 import { clientRoutes } from './clients/routes.ts';
 import { dhcpServerRoutes } from './config/dhcp-server-routes.ts';
 import { configRoutes } from './config/routes.ts';
@@ -44,8 +45,10 @@ import { firmwareDownloadRoutes, maintenanceRoutes } from './maintenance/routes.
 import { networkRoutes } from './network/routes.ts';
 import { overviewRoutes } from './overview/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
+import { rfRoutes } from './rf/routes.ts';
 import { sharingRoutes } from './sharing/routes.ts';
 import { statsRoutes } from './stats/routes.ts';
+import { wifiRoutes } from './wifi/routes.ts';
 
 // SPEC.md §9: firmware (40 MB) is the largest upload; each route checks its own limit.
 const MAX_UPLOAD_BYTES = LIMITS.FIRMWARE_MAX_BYTES;
@@ -160,9 +163,12 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         await switchRoutes(signed as App, deps);
         await dhcpServerRoutes(signed as App, deps);
         await networkRoutes(signed as App, deps);
+        await wifiRoutes(signed as App, deps);
         await alarmRoutes(signed as App, deps);
         await clientRoutes(signed as App, deps);
         await overviewRoutes(signed as App, deps);
+        await backupRoutes(signed as App, deps);
+        await rfRoutes(signed as App, deps);
       });
     },
     { prefix: API_PREFIX },

@@ -2,6 +2,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { registerAlarmJobs, startAlarmSweep } from './alarms/jobs.ts';
 import { buildApp } from './app.ts';
+import { backupSync, registerBackupJobs, startBackupJobs } from './backups/sync.ts';
 import { registerClientsUpkeep, startClientsUpkeep } from './clients/upkeep.ts';
 import { registerConfigConvergence, startConfigConvergence } from './config/convergence.ts';
 import { type Config, PUBLIC_FACTORY_KEY_WARNING } from './config.ts';
@@ -17,6 +18,8 @@ import { ensureEventPartitions } from './logs/device-events.ts';
 import { registerLogRetention, startLogRetention } from './logs/retention.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { registerMaintenanceJobs } from './maintenance/schedule.ts';
+import { registerRfJobs } from './rf/run.ts';
+import { startRun } from './rf/service.ts';
 import { DEV_SECRET_KEY, Secrets } from './security/secrets.ts';
 import { seedDemoProjects } from './seed.ts';
 import { registerSharingJobs } from './sharing/expiry.ts';
@@ -74,6 +77,7 @@ export async function startServer(
   const jobs = createJobRunner({ database, now, log: logger, pollMs: config.jobPollMs });
   registerSharingJobs(jobs);
   registerMaintenanceJobs(jobs, { gateway, log: logger });
+  registerRfJobs(jobs, { gateway, log: logger }, startRun);
   registerAwayWatchdog(jobs, { deadlineMs: config.awayDeadlineMs, log: logger });
   registerConfigConvergence(jobs, { gateway, retryBaseMs: config.configRetryBaseMs, log: logger });
   await startConfigConvergence(database.db, now());
@@ -90,6 +94,8 @@ export async function startServer(
   await startStatsRollup(database.db, now());
   registerClientsUpkeep(jobs, database, gateway);
   await startClientsUpkeep(database, now());
+  registerBackupJobs(jobs, { database, gateway, now, log: logger });
+  await startBackupJobs(database, now());
   let address = '';
   if (options.listen !== false) {
     address = await app.listen({ port: config.port, host: config.host });
@@ -111,6 +117,7 @@ export async function startServer(
      */
     async close() {
       await jobs.stop();
+      backupSync({ database, gateway, now, log: logger }).stop();
       await gateway.stopIntake();
       // The demo devices leave after the link: their goodbyes are not recorded (a restart with
       // the embedded broker marks every device offline anyway).

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SimulatedDevice } from '@beacon/agent';
+import { type SimulatedDevice, startDevice } from '@beacon/agent';
 import {
   type AlarmDeliveryView,
   type AlarmReadView,
@@ -14,6 +14,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alarms, deviceState, devices, mailOutbox } from '../src/db/schema.ts';
 import {
+  deviceRow,
   EventCollector,
   insertProject,
   insertSeen,
@@ -92,50 +93,92 @@ afterAll(async () => {
 });
 
 describe('alarms', () => {
-  it('a rule fires once per incident and clears when the condition is gone', async () => {
+  it('CPU high fires once when the readings stay high for 5 minutes, never on a spike, and clears', async () => {
     const sn = testSn('C');
-    await insertSeen(server, sn, {
+    await server.database.db.insert(devices).values({
+      sn,
       model: 'BA-W1200C',
       type: 'ap',
       projectId,
       name: 'Lobby AP',
-      mac: 'AA:BB:CC:00:00:01',
-      cpu: 96,
-      memory: 40,
-      telemetryAt: server.clock.now(),
     });
-    await sweep();
-    await server.database.db
-      .update(deviceState)
-      .set({ telemetryAt: server.clock.now() })
-      .where(eq(deviceState.sn, sn));
-    await sweep();
-    await server.database.db
-      .update(deviceState)
-      .set({ telemetryAt: server.clock.now() })
-      .where(eq(deviceState.sn, sn));
-    await sweep();
-    const rows = await server.database.db.select().from(alarms).where(eq(alarms.sn, sn));
-    expect(rows.map((r) => r.kind)).toEqual(['cpu-high']);
-    const list = await api.list(`?sn=${sn}`);
-    expect(list.body.data.items).toHaveLength(1);
-    expect(list.body.data.items[0]).toMatchObject({
+    // A real device over MQTT whose telemetry the test sends itself (its own timer is an hour).
+    const device = await startDevice({
+      url: server.gateway.brokerUrl,
+      sn,
+      model: 'BA-W1200C',
+      factoryKey: server.config.factoryKey,
+      telemetryMs: 3_600_000,
+      backoffMinMs: 100,
+      backoffMaxMs: 400,
+      keepalive: 5,
+      clientEvents: false,
+    });
+    running.push(device);
+    await waitFor(async () => (await deviceRow(server, sn))?.telemetryAt, 'the first telemetry');
+    server.clock.advance(10 * MINUTE);
+    let uptime = 1000;
+    /** 30 s of simulated time, one telemetry (stored before it returns), and the due jobs (the sweep every minute). */
+    const step = async (cpu: number) => {
+      server.clock.advance(30_000);
+      const at = server.clock.now().getTime();
+      uptime += 30;
+      const telemetry = {
+        ts: Date.now(),
+        uptime,
+        cpu,
+        memory: 40,
+        clientCount: 0,
+        clients: [],
+        led: true,
+        locating: false,
+      };
+      await device.publishRaw(upTopic(sn, 'telemetry'), JSON.stringify(telemetry));
+      await waitFor(async () => {
+        await server.gateway.ingest.drain();
+        const { rows } = await server.database.pool.query(
+          'select 1 from stats_device where sn = $1 and at >= $2',
+          [sn, new Date(at - 1000)],
+        );
+        return rows.length > 0;
+      }, `the sample at ${cpu} %`);
+      await server.jobs.tick();
+    };
+    const alarmsOf = async () => (await api.list(`?sn=${sn}`)).body.data.items;
+
+    // One spike among normal readings, swept every minute for 6 minutes: nothing.
+    for (const cpu of [20, 20, 20, 97, 20, 20, 20, 20, 20, 20, 20, 20]) await step(cpu);
+    expect(await alarmsOf()).toEqual([]);
+    // High for 2 minutes (5 readings): not yet sustained.
+    for (let k = 0; k < 5; k++) await step(95);
+    expect(await alarmsOf()).toEqual([]);
+    // High on, past the 3 minutes the window asks of the readings, for 5 minutes more: one alarm.
+    for (let k = 0; k < 10; k++) await step(95);
+    let list = await alarmsOf();
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({
       kind: 'cpu-high',
       sn,
-      mac: 'AA:BB:CC:00:00:01',
+      // The MAC the device announced in its hello.
+      mac: (await deviceRow(server, sn))?.mac,
       model: 'BA-W1200C',
       name: 'Lobby AP',
       read: 0,
+      count: 1,
       clearedAt: null,
     });
-    expect(list.body.data.items[0].project).toMatch(/^dev/);
+    expect(list[0].event).toBe('CPU usage at or above 90 % for 5 minutes (lowest 95.0 %)');
+    expect(list[0].project).toMatch(/^dev/);
 
-    await server.database.db
-      .update(deviceState)
-      .set({ cpu: 20, telemetryAt: server.clock.now() })
-      .where(eq(deviceState.sn, sn));
-    await sweep();
-    expect(await openAlarms(sn)).toHaveLength(0);
+    // The reading drops: the alarm ends at the next sweep.
+    await step(30);
+    await step(30);
+    list = await alarmsOf();
+    expect(list).toHaveLength(1);
+    expect(list[0].clearedAt).not.toBeNull();
+    // A new spike after it is no new alarm either.
+    for (const cpu of [99, 30, 30]) await step(cpu);
+    expect(await alarmsOf()).toHaveLength(1);
   });
 
   it('raises an offline alarm after the project’s N minutes, not before', async () => {
@@ -368,7 +411,7 @@ describe('alarms', () => {
     expect(all.filter((a) => a.clearedAt === null)).toHaveLength(1);
   });
 
-  it('forgets ended alarms after 180 days, not open ones', async () => {
+  it('forgets ended alarms past the project’s retention (30 days by default), not open ones', async () => {
     const sn = testSn('R');
     await insertSeen(server, sn, { model: 'BA-W1200C', type: 'ap', projectId });
     const now = server.clock.now().getTime();

@@ -1,8 +1,8 @@
 import { type SimulatedDevice, type Station, startDevice } from '@beacon/agent';
 import {
   type BlacklistView,
+  type ClientPage,
   type ClientStatsView,
-  type ClientView,
   deriveDeviceSecret,
   type ForceOfflineView,
   upTopic,
@@ -27,18 +27,17 @@ let owner: TestAccount;
 let projectId: number;
 let ap: SimulatedDevice;
 let sn: string;
-type Paged<T> = { items: T[]; total: number; page: number; pageSize: number };
 
 const online = (): Station[] => ap.core.options.world.clientsOf(sn);
 
-async function list(query = ''): Promise<Paged<ClientView>> {
-  const res = await owner.client.get<Paged<ClientView>>(`/projects/${projectId}/clients${query}`);
+async function list(query = ''): Promise<ClientPage> {
+  const res = await owner.client.get<ClientPage>(`/projects/${projectId}/clients${query}`);
   expect(res.body.code, JSON.stringify(res.body)).toBe(0);
   return res.body.data;
 }
 
 /** Waits until the list holds exactly what the device has online now (and answers it). */
-async function settled(): Promise<Paged<ClientView>> {
+async function settled(): Promise<ClientPage> {
   return waitFor(
     async () => {
       const l = await list('?pageSize=200');
@@ -52,6 +51,65 @@ async function settled(): Promise<Paged<ClientView>> {
     20_000,
   );
 }
+
+/** The list's total (the kept count when unfiltered) and the online table agree (read a moment apart). */
+async function keptCountMatches(): Promise<number> {
+  return waitFor(
+    async () => {
+      const { rows } = await server.database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from online_clients where project_id = ${projectId}`,
+      );
+      const total = (await list()).total;
+      return total === rows[0].n ? total : null;
+    },
+    'the kept count to match the online table',
+    20_000,
+  );
+}
+
+/** A device as raw MQTT: its hello, then telemetry the test writes (no client world of its own). */
+async function rawDevice(id: string) {
+  const c = await mqtt.connectAsync(server.gateway.brokerUrl, {
+    clientId: id,
+    username: id,
+    password: await deriveDeviceSecret(server.config.factoryKey, id),
+    reconnectPeriod: 0,
+  });
+  const hello = {
+    sn: id,
+    model: 'BA-W1200C',
+    type: 'ap',
+    firmware: '4.2.0',
+    capabilities: ['wifi'],
+    mac: '02:00:00:00:00:07',
+    ip: '10.0.0.7',
+    mode: 1,
+    revision: 0,
+    uptime: 5,
+    bootId: 'boot-1',
+    protocol: 1,
+    ts: Date.now(),
+  };
+  await c.publishAsync(upTopic(id, 'hello'), JSON.stringify(hello), { qos: 1 });
+  await waitFor(async () => {
+    const [row] = await server.database.db.select().from(devices).where(eq(devices.sn, id));
+    return row;
+  }, 'the raw device');
+  await server.database.db.update(devices).set({ projectId }).where(eq(devices.sn, id));
+  return c;
+}
+
+const telemetryOf = (clients: unknown[]) =>
+  JSON.stringify({
+    ts: Date.now(),
+    uptime: 6,
+    cpu: 10,
+    memory: 20,
+    clientCount: clients.length,
+    clients,
+    led: false,
+    locating: false,
+  });
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -193,6 +251,8 @@ describe('online clients', () => {
     expect(res.body.data.results).toEqual([{ sn, mac, code: 0, message: null }]);
     expect(online().some((s) => s.mac.toUpperCase() === mac)).toBe(false);
     expect((await list('?pageSize=200')).items.some((c) => c.mac === mac)).toBe(false);
+    // The kept count (decision 0044) is the table's count again once the removal committed.
+    await keptCountMatches();
     // It shows among the clients that left (status=offline), with how long it has been away.
     const left = await list(`?status=offline&mac=${encodeURIComponent(mac)}`);
     expect(left.items).toHaveLength(1);
@@ -381,6 +441,150 @@ describe('online clients', () => {
     } finally {
       await ca.endAsync(true);
       await cb.endAsync(true);
+    }
+  });
+});
+
+describe('keyset pages and the kept count (decision 0044)', () => {
+  const mac = (d: number, i: number) =>
+    `02:CC:00:${String(d).padStart(2, '0')}:${String(Math.floor(i / 100)).padStart(2, '0')}:${String(i % 100).padStart(2, '0')}`;
+  /** Station i: names, RSSI, SSIDs and online times in small groups (ties), every fifth wired (nulls). */
+  const station = (d: number, i: number) => {
+    const wired = i % 5 === 0;
+    return {
+      mac: mac(d, i),
+      name: `guest-${i % 3}`,
+      ip: `10.8.${d}.${i + 1}`,
+      kind: ['phone', 'laptop', 'tv'][i % 3],
+      wired,
+      ssid: wired ? null : ['Lobby', 'Rooms'][i % 2],
+      band: wired ? null : ['2.4G', '5G'][i % 2],
+      rssi: wired ? null : -40 - (i % 4) * 10,
+      txRate: 100,
+      rxRate: 100,
+      txBytes: (i % 4) * 1000,
+      rxBytes: 1,
+      onlineSeconds: (i % 3) * 100,
+      vlan: null,
+    };
+  };
+
+  it('pages with a cursor through ties and nulls: every client once, in the order of one long page', async () => {
+    const id = testSn('K');
+    const c = await rawDevice(id);
+    try {
+      await c.publishAsync(
+        upTopic(id, 'telemetry'),
+        telemetryOf(Array.from({ length: 45 }, (_, i) => station(1, i))),
+        { qos: 1 },
+      );
+      await waitFor(async () => (await list(`?sn=${id}`)).total === 45, 'the 45 clients', 20_000);
+      const sorts = [
+        'name:asc',
+        'name:desc',
+        'rssi:desc',
+        'rssi:asc',
+        'ssid:asc',
+        'band:desc',
+        'onlineSeconds:desc',
+        'onlineSeconds:asc',
+        'txBytes:desc',
+        'kind:asc',
+        'device:asc',
+        'mac:desc',
+      ];
+      for (const s of sorts) {
+        const [sort, order] = s.split(':');
+        const base = `?sn=${id}&sort=${sort}&order=${order}`;
+        const whole = await list(`${base}&pageSize=200`);
+        expect(whole.nextCursor).toBeNull();
+        const paged: string[] = [];
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const page: ClientPage = await list(
+            `${base}&pageSize=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          );
+          expect(page.total).toBe(45);
+          paged.push(...page.items.map((x) => x.mac));
+          cursor = page.nextCursor;
+          pages++;
+        } while (cursor && pages < 20);
+        expect(pages, s).toBe(7);
+        expect(paged, s).toEqual(whole.items.map((x) => x.mac));
+        expect(new Set(paged).size, s).toBe(45);
+        // The cursor's pages are the offset pages too.
+        const third = await list(`${base}&pageSize=7&page=3`);
+        expect(
+          third.items.map((x) => x.mac),
+          s,
+        ).toEqual(paged.slice(14, 21));
+      }
+      // The order itself: name, then MAC; RSSI strongest first, the wired (no RSSI) last.
+      const byName = (await list(`?sn=${id}&sort=name&order=asc&pageSize=200`)).items;
+      const expected = Array.from({ length: 45 }, (_, i) => station(1, i))
+        .sort((a, b) => (a.name === b.name ? (a.mac < b.mac ? -1 : 1) : a.name < b.name ? -1 : 1))
+        .map((x) => x.mac);
+      expect(byName.map((x) => x.mac)).toEqual(expected);
+      const byRssi = (await list(`?sn=${id}&sort=rssi&order=desc&pageSize=200`)).items;
+      expect(byRssi.slice(-9).every((x) => x.rssi === null)).toBe(true);
+      expect(byRssi[0].rssi).toBe(-40);
+
+      // A cursor answers only the list it came from.
+      const first = await list(`?sn=${id}&sort=name&order=asc&pageSize=7`);
+      for (const wrong of [
+        `?sn=${id}&sort=name&order=desc&cursor=${first.nextCursor}`,
+        `?sn=${id}&sort=mac&order=asc&cursor=${first.nextCursor}`,
+        `?sn=${id}&status=offline&sort=name&order=asc&cursor=${first.nextCursor}`,
+        `?sn=${id}&cursor=not-a-cursor`,
+      ]) {
+        const res = await owner.client.get(`/projects/${projectId}/clients${wrong}`);
+        expect(res.status, wrong).toBe(400);
+        expect(res.body.code, wrong).toBe(5290);
+      }
+    } finally {
+      await c.endAsync(true);
+    }
+  });
+
+  it('keeps the count right as clients join and leave, and folds it in the upkeep job', async () => {
+    const id = testSn('K');
+    const c = await rawDevice(id);
+    const send = (ids: number[]) =>
+      c.publishAsync(upTopic(id, 'telemetry'), telemetryOf(ids.map((i) => station(2, i))), { qos: 1 });
+    try {
+      await keptCountMatches();
+      await send(Array.from({ length: 30 }, (_, i) => i));
+      await waitFor(async () => (await list(`?sn=${id}`)).total === 30, 'the 30 clients join', 20_000);
+      await keptCountMatches();
+      // Ten leave, five join, twenty stay (rewritten with new counters).
+      await new Promise((r) => setTimeout(r, 1100));
+      await send([...Array.from({ length: 20 }, (_, i) => i + 10), 100, 101, 102, 103, 104]);
+      await waitFor(async () => (await list(`?sn=${id}`)).total === 25, 'the leaves and joins', 20_000);
+      await keptCountMatches();
+      const { rows: sessions } = await server.database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from client_sessions where sn = ${id} and reason = 'left'`,
+      );
+      expect(sessions[0].n).toBe(10);
+      // The upkeep job folds the project's delta rows into one; the count stays.
+      server.clock.advance(5 * 60_000);
+      await waitFor(async () => (await server.jobs.tick()) > 0 || null, 'the upkeep job');
+      const { rows: deltas } = await server.database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from client_online_deltas where project_id = ${projectId}`,
+      );
+      expect(deltas[0].n).toBeLessThanOrEqual(1);
+      await keptCountMatches();
+      // The device leaves the project (unbind): its clients leave the list and the count at once.
+      const removed = await owner.client.delete(`/projects/${projectId}/devices/${id}?mode=unbind`);
+      expect(removed.body.code, JSON.stringify(removed.body)).toBe(0);
+      expect((await list(`?sn=${id}`)).total).toBe(0);
+      await keptCountMatches();
+      const { rows: gone } = await server.database.db.execute<{ n: number }>(
+        sql`select count(*)::int as n from client_sessions where sn = ${id} and reason = 'offline'`,
+      );
+      expect(gone[0].n).toBe(25);
+    } finally {
+      await c.endAsync(true);
     }
   });
 });

@@ -13,7 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listPartitions } from '../src/db/partitions.ts';
 import { devices } from '../src/db/schema.ts';
-import { maintainPartitions, rollUp } from '../src/stats/rollup.ts';
+import { maintainPartitions, rollUp, topWindow } from '../src/stats/rollup.ts';
 import { deviceRow, EventCollector, insertProject, simulate, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount, signInAgain, type TestAccount } from './helpers/accounts.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
@@ -394,6 +394,45 @@ describe('aggregates per range', () => {
     expect(sizes.device.avg).toBeLessThan(120);
     expect(sizes.dim.avg).toBeLessThan(100);
   });
+
+  it.each(STATS_RANGES)(
+    'answers the same top lists of %s from the rollup job as computed at the request (decision 0044)',
+    async (range) => {
+      // The job ranked this window: the routes read its lists.
+      const [state] = await query<{ computed_at: Date; top_start: Date }>(
+        'select computed_at, top_start from stats_top_state where range = $1',
+        [range],
+      );
+      expect(new Date(state.top_start).getTime()).toBe(topWindow(range, server.clock.now().getTime()).start);
+      const [{ n }] = await query<{ n: number }>(
+        'select count(*)::int as n from stats_top where range = $1 and project_id = $2',
+        [range, projectId],
+      );
+      expect(n).toBeGreaterThan(0);
+      const kept = {
+        status: await get<StatusSummaryView>(`/projects/${projectId}/stats/status?range=${range}`),
+        project: await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=${range}`),
+      };
+      // Without the job's lists (stale): computed from the rollups at the request, the same answer.
+      await query(
+        `update stats_top_state set computed_at = computed_at - interval '1 day' where range = $1`,
+        [range],
+      );
+      try {
+        const status = await get<StatusSummaryView>(`/projects/${projectId}/stats/status?range=${range}`);
+        const project = await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=${range}`);
+        expect(kept.status.topByClients).toEqual(status.topByClients);
+        expect(kept.status.topByThroughput).toEqual(status.topByThroughput);
+        expect(kept.project.top).toEqual(project.top);
+        expect(kept.project.top.cpu.length).toBe(2);
+      } finally {
+        await query(`update stats_top_state set computed_at = $2 where range = $1`, [
+          range,
+          state.computed_at,
+        ]);
+      }
+    },
+  );
 
   it('recomputing the rollups (twice, two instances at once) changes nothing', async () => {
     const before = await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=7d`);

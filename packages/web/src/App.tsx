@@ -64,6 +64,9 @@ const StatusPage = named(() => import('./features/stats/StatusPage.tsx'), 'Statu
 const DeviceDataPage = named(() => import('./features/stats/DeviceDataPage.tsx'), 'DeviceDataPage');
 const ClientListPage = named(() => import('./features/clients/ClientListPage.tsx'), 'ClientListPage');
 const ClientDataPage = named(() => import('./features/clients/ClientDataPage.tsx'), 'ClientDataPage');
+const WirelessPage = named(() => import('./features/wireless/WirelessPage.tsx'), 'WirelessPage');
+const BackupPage = named(() => import('./features/backup/BackupPage.tsx'), 'BackupPage');
+const RfPage = named(() => import('./features/rf/RfPage.tsx'), 'RfPage');
 
 const REAL_PAGES: Record<string, () => ReactNode> = {
   '/overview/list': () => <ProjectListPage />,
@@ -83,6 +86,9 @@ const REAL_PAGES: Record<string, () => ReactNode> = {
   '/manage/devsrunstat': () => <DeviceDataPage />,
   '/manage/onlinelist': () => <ClientListPage />,
   '/manage/onlinestat': () => <ClientDataPage />,
+  '/manage/wirelessconf': () => <WirelessPage />,
+  '/manage/backup': () => <BackupPage />,
+  '/manage/rfconf': () => <RfPage />,
 };
 
 /**

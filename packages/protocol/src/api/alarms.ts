@@ -161,6 +161,15 @@ export type AlarmSettingsView = z.infer<typeof AlarmSettingsView>;
 
 export const ALARM_DEFAULTS = { offlineMinutes: 5, cpuPercent: 90, memoryPercent: 90 } as const;
 
+/**
+ * The CPU and memory rules look at a window of the device's stored samples, not its latest reading
+ * (docs/alarms.md, docs/decisions/0045): they fire when every sample of the last WINDOW_MS is at or
+ * above the threshold, and there are at least MIN_SAMPLES of them spanning at least MIN_SPAN_MS
+ * (telemetry every 30 s gives ten). A single spike fires nothing; the alarm ends with the first
+ * reading under the threshold.
+ */
+export const ALARM_RULE_WINDOW = { WINDOW_MS: 5 * 60_000, MIN_SAMPLES: 3, MIN_SPAN_MS: 3 * 60_000 } as const;
+
 export const AlarmSettingsBody = z
   .object({
     emails: z

@@ -3,13 +3,12 @@ import {
   BlacklistParams,
   BlacklistView,
   ClientListQuery,
+  ClientPage,
   ClientStatsQuery,
   ClientStatsView,
-  ClientView,
   ForceOfflineBody,
   ForceOfflineView,
 } from './clients.ts';
-import { Paged } from './envelope.ts';
 import { ProjectParams } from './ids.ts';
 import type { RouteContract } from './route-contract.ts';
 
@@ -20,7 +19,7 @@ export const CLIENT_ROUTES = {
     path: '/projects/:id/clients',
     params: ProjectParams,
     query: ClientListQuery,
-    response: Paged(ClientView),
+    response: ClientPage,
   },
   stats: {
     method: 'GET',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ClientKind, macSchema } from '../device/messages.ts';
 import { FrequencyBand } from '../enums/wireless.ts';
-import { PageQuery } from './envelope.ts';
+import { Paged, PageQuery } from './envelope.ts';
 import { ProjectParams } from './ids.ts';
 
 /**
@@ -15,6 +15,9 @@ export const CLIENT_BLACKLIST_MAX = 100;
 export const CLIENT_OFFLINE_HOURS = 24;
 /** At most this many clients in one batch force offline. */
 export const FORCE_OFFLINE_MAX = 100;
+
+/** Longest page cursor (base64url of the last row's sort key and MAC). */
+export const CLIENT_CURSOR_MAX = 512;
 
 export const CLIENT_SORTS = [
   'name',
@@ -58,6 +61,12 @@ export const ClientListQuery = PageQuery.extend({
   status: z.enum(['online', 'offline']).default('online'),
   sort: z.enum(CLIENT_SORTS).default('onlineSeconds'),
   order: z.enum(['asc', 'desc']).default('desc'),
+  /**
+   * The page after the one that answered this `nextCursor` (keyset paging, decision 0044): stable
+   * while clients join and leave, and as fast on the last page as on the first. Same sort, order,
+   * status and filters as that call; `page` is then only echoed.
+   */
+  cursor: z.string().trim().max(CLIENT_CURSOR_MAX).optional(),
 });
 export type ClientListQuery = z.infer<typeof ClientListQuery>;
 
@@ -91,6 +100,13 @@ export const ClientView = z.object({
   seenAt: z.string(),
 });
 export type ClientView = z.infer<typeof ClientView>;
+
+/** GET /projects/{id}/clients: a page, the total of the list, and the cursor of the next page. */
+export const ClientPage = Paged(ClientView).extend({
+  /** Pass as `cursor` for the next page; null on the last one. */
+  nextCursor: z.string().nullable(),
+});
+export type ClientPage = z.infer<typeof ClientPage>;
 
 export const CLIENT_STAT_RANGES = ['12h', '24h', '72h', '7d', '30d'] as const;
 export type ClientStatRange = (typeof CLIENT_STAT_RANGES)[number];

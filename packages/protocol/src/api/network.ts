@@ -1,25 +1,33 @@
 import { z } from 'zod';
-import { LIMITS } from '../enums/limits.ts';
-import { Protocol, SegmentKind, WanConnectionType } from '../enums/network.ts';
-import { Codes } from '../errors.ts';
-import { validateLease, validatePoolName } from '../validators/dhcp.ts';
 import {
-  isIpInRange,
-  isSameSegment,
+  guestNetworkSchema,
+  networkSegments,
+  newLeaseRegistry,
+  prefixPath,
+  TUNNEL_CLIENTS_MAX,
+  tunnelClientSchema,
+  tunnelServerSchema,
+  validateDhcpPool,
+  validateGuestNetwork,
+  validatePortMappings,
+  validateSegments,
+  validateStaticRoutes,
+  validateTunnelClients,
+  validateTunnelServer,
+} from '../device/sections.ts';
+import { LIMITS } from '../enums/limits.ts';
+import { Protocol, WanConnectionType } from '../enums/network.ts';
+import { Codes } from '../errors.ts';
+import { validatePoolName } from '../validators/dhcp.ts';
+import {
   parseIpv4,
-  type Segment,
-  toPrefix,
-  validateDhcpRange,
-  validateDifferentSegments,
   validateDns,
   validateHostAddress,
   validateIpv4,
   validateSubnetMask,
-  validateUniqueDestination,
   validateWanGateway,
 } from '../validators/ip.ts';
 import { validateUniqueName } from '../validators/names.ts';
-import { validatePortMapping } from '../validators/ports.ts';
 import { type Check, invalid } from '../validators/result.ts';
 import { VLAN_RANGES, type VlanRange, validateVlanId, validateVlanName } from '../validators/vlan.ts';
 import { ConfigReason } from './config.ts';
@@ -124,6 +132,15 @@ export const NetworkDocument = z.object({
   dhcpPools: z.array(NetworkDhcpPool).max(64).default([]),
   staticRoutes: z.array(NetworkStaticRoute).max(128).default([]),
   portMappings: z.array(NetworkPortMapping).max(128).default([]),
+  /** The gateway's guest network, isolated from the LAN and the VLANs (null: none). */
+  guest: guestNetworkSchema.nullable().default(null),
+  /** The gateway's PPPoE, PPTP and L2TP servers (null: off). */
+  pppoeServer: tunnelServerSchema.nullable().default(null),
+  pptpServer: tunnelServerSchema.nullable().default(null),
+  l2tpServer: tunnelServerSchema.nullable().default(null),
+  /** Tunnels the gateway dials as a PPTP or L2TP client, each reaching a remote network. */
+  pptpClients: z.array(tunnelClientSchema).max(TUNNEL_CLIENTS_MAX).default([]),
+  l2tpClients: z.array(tunnelClientSchema).max(TUNNEL_CLIENTS_MAX).default([]),
   /** The VLAN switches and APs are managed in; absent: untagged. */
   managementVlan: z.int().min(0).max(99_999).optional(),
 });
@@ -161,6 +178,11 @@ export interface NetworkRules {
   vlanRange?: VlanRange;
   /** The gateway's port numbers (VLAN port lists, route out port); unknown: any. */
   gatewayPorts?: readonly number[];
+  /**
+   * The stored revision the change is made on: its networks are the ones already configured, so a
+   * segment clash is reported at (and coded for) the network added or changed (docs/decisions/0046).
+   */
+  previous?: NetworkDocument;
 }
 
 const at = (path: string, check: Check): NetworkCheck => (check ? { ...check, path } : null);
@@ -173,8 +195,6 @@ function first(...checks: (() => NetworkCheck)[]): NetworkCheck {
   return null;
 }
 
-const MAC = /^[0-9A-Fa-f]{2}([:-][0-9A-Fa-f]{2}){5}$/;
-const normMac = (mac: string) => mac.replace(/-/g, ':').toUpperCase();
 const isMulti = (t: WanConnectionType) =>
   t === WanConnectionType.MULTI_DHCP ||
   t === WanConnectionType.MULTI_PPPOE ||
@@ -185,14 +205,15 @@ const isPppoe = (t: WanConnectionType) =>
   t === WanConnectionType.PPPOE || t === WanConnectionType.MULTI_PPPOE;
 
 /**
- * Every rule of SPEC.md §5 across the document, in the order the screens present them (LAN, VLAN,
- * WAN, DHCP, static routes, port mappings): null, or the first failure with its catalogue code and
- * its path. `doc` must already have passed `NetworkDocument`.
+ * Every rule of SPEC.md §5 across the document, in the order the screens present them (LAN, guest,
+ * PPPoE / PPTP / L2TP, VLAN, WAN, segments, DHCP, static routes, port mappings): null, or the first
+ * failure with its catalogue code and its path. `doc` must already have passed `NetworkDocument`.
+ * The sections' own rules are the shared section validators (device/sections.ts), which the device
+ * applies too.
  */
 export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRules = {}): NetworkCheck {
   const range = rules.vlanRange ?? VLAN_RANGES.DEFAULT;
   const ports = rules.gatewayPorts ? new Set(rules.gatewayPorts) : null;
-  const segments: Segment[] = [];
 
   if (doc.lan) {
     const lan = doc.lan;
@@ -204,8 +225,18 @@ export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRule
       },
     );
     if (r) return r;
-    segments.push({ kind: SegmentKind.LAN, ip: lan.ip, mask: lan.mask, label: 'LAN' });
   }
+
+  const tunnels = first(
+    () => (doc.guest ? prefixPath('guest', validateGuestNetwork(doc.guest)) : null),
+    () =>
+      doc.pppoeServer ? prefixPath('pppoeServer', validateTunnelServer(doc.pppoeServer, 'pppoe')) : null,
+    () => (doc.pptpServer ? prefixPath('pptpServer', validateTunnelServer(doc.pptpServer, 'pptp')) : null),
+    () => prefixPath('pptpClients', validateTunnelClients(doc.pptpClients, 'pptp')),
+    () => (doc.l2tpServer ? prefixPath('l2tpServer', validateTunnelServer(doc.l2tpServer, 'l2tp')) : null),
+    () => prefixPath('l2tpClients', validateTunnelClients(doc.l2tpClients, 'l2tp')),
+  );
+  if (tunnels) return tunnels;
 
   const vlanIds: number[] = [];
   const vlanNames: string[] = [];
@@ -275,10 +306,6 @@ export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRule
         if (sameIp) {
           return at(`${p}.ip`, invalid(Codes.SAME_AS_VLAN_IP, `The IP is the same as VLAN ${sameIp.id}'s`));
         }
-        const seg: Segment = { kind: SegmentKind.VLAN, ip: v.ip, mask: m, label: `VLAN ${v.id}` };
-        const clash = validateDifferentSegments(seg, segments);
-        if (clash) return at(`${p}.ip`, clash);
-        segments.push(seg);
         return null;
       },
     );
@@ -316,8 +343,6 @@ export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRule
           () => at('wan.mask', typeof m === 'string' ? validateSubnetMask(m) : null),
           () => at('wan.ip', validateHostAddress(ipv, m, 'WAN IP')),
           () => at('wan.gateway', validateWanGateway(ipv, gw, m)),
-          () =>
-            at('wan.ip', validateDifferentSegments({ kind: SegmentKind.WAN, ip: ipv, mask: m }, segments)),
         );
       },
       () =>
@@ -331,9 +356,15 @@ export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRule
     if (r) return r;
   }
 
+  // SPEC.md §5: the WAN, LAN, VLAN, guest, PPPoE, PPTP and L2TP networks on different segments.
+  const clash = validateSegments(
+    networkSegments(doc),
+    rules.previous ? networkSegments(rules.previous) : undefined,
+  );
+  if (clash) return clash;
+
   const poolNames: string[] = [];
-  const leaseIps = new Map<number, string>();
-  const leaseMacs = new Set<string>();
+  const leases = newLeaseRegistry();
   for (const [i, pool] of doc.dhcpPools.entries()) {
     const p = `dhcpPools.${i}`;
     const r = first(
@@ -347,126 +378,16 @@ export function validateNetworkDocument(doc: NetworkDocument, rules: NetworkRule
         pool.vlan !== undefined && doc.dhcpPools.slice(0, i).some((o) => o.vlan === pool.vlan)
           ? at(`${p}.vlan`, invalid(Codes.INTERFACE_IN_USE, `VLAN ${pool.vlan} already has a pool`))
           : null,
-      () => at(`${p}.mask`, typeof pool.mask === 'string' ? validateSubnetMask(pool.mask) : null),
-      () =>
-        toPrefix(pool.mask) === null ? at(`${p}.mask`, invalid(Codes.FORM_DATA, 'Enter a valid mask')) : null,
-      () => at(`${p}.startIp`, validateDhcpRange(pool.startIp, pool.endIp, pool.mask)),
-      () => {
-        if (!pool.gateway) return null;
-        const f = validateIpv4(pool.gateway, 'Gateway');
-        if (f) return at(`${p}.gateway`, f);
-        return isSameSegment(pool.gateway, pool.startIp, pool.mask)
-          ? null
-          : at(
-              `${p}.gateway`,
-              invalid(Codes.NOT_SAME_NETWORK, 'The gateway must be on the same segment as the pool'),
-            );
-      },
-      () => at(`${p}.dns`, validateDns(pool.dns)),
-      () => at(`${p}.leaseMinutes`, validateLease(pool.leaseMinutes, 'custom')),
-      () => {
-        for (const [j, lease] of pool.staticLeases.entries()) {
-          const q = `${p}.staticLeases.${j}`;
-          if (!MAC.test(lease.mac))
-            return at(`${q}.mac`, invalid(Codes.FORM_DATA, 'Enter a valid MAC address'));
-          const f = validateIpv4(lease.ip, 'Lease IP');
-          if (f) return at(`${q}.ip`, f);
-          if (!isIpInRange(lease.ip, { start: pool.startIp, end: pool.endIp })) {
-            return at(
-              `${q}.ip`,
-              invalid(
-                Codes.OUTSIDE_DHCP_RANGE,
-                `${lease.ip} is outside the pool ${pool.startIp}-${pool.endIp}`,
-              ),
-            );
-          }
-          const n = parseIpv4(lease.ip)!;
-          if (leaseIps.has(n))
-            return at(`${q}.ip`, invalid(Codes.IP_CONFLICT, `${lease.ip} is already leased`));
-          const mac = normMac(lease.mac);
-          if (leaseMacs.has(mac))
-            return at(`${q}.mac`, invalid(Codes.MAC_CONFLICT, `${lease.mac} already has a lease`));
-          leaseIps.set(n, mac);
-          leaseMacs.add(mac);
-        }
-        return null;
-      },
+      () => prefixPath(p, validateDhcpPool(pool, leases)),
     );
     if (r) return r;
     poolNames.push(pool.name);
   }
 
-  const routes = doc.staticRoutes;
-  for (const [i, route] of routes.entries()) {
-    const p = `staticRoutes.${i}`;
-    const others = routes.slice(0, i);
-    const r = first(
-      () =>
-        at(
-          `${p}.name`,
-          validateRouteName(
-            route.name,
-            others.map((o) => o.name),
-          ),
-        ),
-      () =>
-        toPrefix(route.mask) === 0 || parseIpv4(route.destination) === 0
-          ? at(
-              `${p}.destination`,
-              invalid(
-                Codes.DEFAULT_ROUTE,
-                'The default route comes from the WAN; it cannot be a static route',
-              ),
-            )
-          : null,
-      () => at(`${p}.mask`, typeof route.mask === 'string' ? validateSubnetMask(route.mask) : null),
-      () =>
-        toPrefix(route.mask) === null
-          ? at(`${p}.mask`, invalid(Codes.FORM_DATA, 'Enter a valid mask'))
-          : null,
-      () => at(`${p}.destination`, validateIpv4(route.destination, 'Destination network')),
-      () =>
-        at(
-          `${p}.destination`,
-          validateUniqueDestination(
-            { ip: route.destination, mask: route.mask },
-            others.map((o) => ({ ip: o.destination, mask: o.mask })),
-          ),
-        ),
-      () => at(`${p}.nextHop`, validateIpv4(route.nextHop, 'Next hop')),
-      () =>
-        route.outPort !== undefined && ports && !ports.has(route.outPort)
-          ? at(`${p}.outPort`, invalid(Codes.FORM_DATA, `The gateway has no port ${route.outPort}`))
-          : null,
-    );
-    if (r) return r;
-  }
-
-  const mappings = doc.portMappings;
-  for (const [i, m] of mappings.entries()) {
-    const p = `portMappings.${i}`;
-    const r = first(
-      () =>
-        at(
-          `${p}.name`,
-          validateRouteName(
-            m.name,
-            mappings.slice(0, i).map((o) => o.name),
-          ),
-        ),
-      () => at(`${p}.internalIp`, validateIpv4(m.internalIp, 'Internal IP')),
-      () => at(`${p}.internalPorts`, validatePortMapping(m.internalPorts, m.externalPorts)),
-    );
-    if (r) return r;
-  }
-  return null;
-}
-
-/** Static route and port mapping names: 1-32 characters, unique (SPEC.md §5). */
-function validateRouteName(name: string, existing: readonly string[]): Check {
-  if (name.trim() === '' || name.length > 32)
-    return invalid(Codes.FORM_DATA, 'Name must be 1 to 32 characters');
-  return validateUniqueName(name, existing);
+  return first(
+    () => prefixPath('staticRoutes', validateStaticRoutes(doc.staticRoutes, ports)),
+    () => prefixPath('portMappings', validatePortMappings(doc.portMappings)),
+  );
 }
 
 // ── API shapes ───────────────────────────────────────────────────────────────

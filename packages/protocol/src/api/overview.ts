@@ -9,6 +9,7 @@ import {
 } from '../validators/display.ts';
 import { invalid } from '../validators/result.ts';
 import { checked } from '../validators/zod.ts';
+import { StatsRangeSchema } from './stats.ts';
 
 /**
  * Project overview and data screen (SPEC.md §2 /overview/preview, /overview/list,
@@ -115,3 +116,39 @@ export const DataScreenView = z.object({
   updatedAt: z.string().nullable(),
 });
 export type DataScreenView = z.infer<typeof DataScreenView>;
+
+/**
+ * GET /api/v1/projects/{id}/data-screen/online?range=24h — devices online over time, from the stored
+ * statistics (docs/decisions/0045): per bucket, the devices of the project that reported telemetry
+ * in it (`stats_project_5m`/`_1h` `devices`; an online device reports every 30 s). The range picks
+ * the rollup like the other charts (STATS_RANGE_LEVEL). null: nothing reported in the bucket.
+ */
+export const OnlineSeriesQuery = z.object({ range: StatsRangeSchema.default('24h') });
+export type OnlineSeriesQuery = z.infer<typeof OnlineSeriesQuery>;
+export const OnlineSeriesView = z.object({
+  range: StatsRangeSchema,
+  from: z.string(),
+  to: z.string(),
+  bucketSeconds: z.number().int(),
+  points: z.array(z.object({ at: z.string(), online: z.number().int().nullable() })),
+});
+export type OnlineSeriesView = z.infer<typeof OnlineSeriesView>;
+
+/**
+ * GET /api/v1/projects/{id}/data-screen/map — the data screen's chosen countries with their device
+ * counts (docs/decisions/0045): the devices of every project the viewer can see whose location
+ * names that country ("City, Country": its last comma-separated part, an ISO 3166-1 alpha-2 code or
+ * the English name). `unplaced`: devices of the viewer's projects whose location names no country.
+ */
+export const DataScreenCountry = z.object({
+  code: z.string(),
+  projects: z.number().int(),
+  devices: z.number().int(),
+  online: z.number().int(),
+});
+export type DataScreenCountry = z.infer<typeof DataScreenCountry>;
+export const DataScreenMapView = z.object({
+  countries: z.array(DataScreenCountry),
+  unplaced: z.number().int(),
+});
+export type DataScreenMapView = z.infer<typeof DataScreenMapView>;

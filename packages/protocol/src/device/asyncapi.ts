@@ -82,7 +82,7 @@ const COMMAND_SUMMARY: Record<CommandName, string> = {
   'remote-management-close': 'Close the remote management page.',
   'apply-config': `Apply a whole configuration document under a revision. The device validates it with the SPEC.md §5 rules: failure → reply with the catalogue code and state configStatus failed; success → state 7 while saving (${LIMITS.CONFIG_SAVE_MIN_SECONDS}-${LIMITS.CONFIG_SAVE_MAX_SECONDS} s), then reply 0 and state 1 with the new revision, applied. The device keeps it across restarts.`,
   'get-config':
-    'Read the running configuration: reply data {revision, document} (backup, copy configuration).',
+    'Read the running configuration: reply data {revision, hash, document}, hash being the configHash of the document the device runs (backup, copy configuration).',
   'kick-client': 'Force a client offline.',
   'route-table':
     'Read the routes the gateway runs (connected networks, static routes, the default route): reply data {revision, routes: [{destination, mask, gateway, interface, metric, source}]}.',

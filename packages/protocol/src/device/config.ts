@@ -2,23 +2,25 @@ import { z } from 'zod';
 import { PortMode, PortSpeedMode } from '../enums/device.ts';
 import { LIMITS } from '../enums/limits.ts';
 import { Protocol, WanConnectionType } from '../enums/network.ts';
+import {
+  DEFAULT_WIFI_COUNTRY,
+  validateLoadBalanceClients,
+  validateRadioSetting,
+  validateWifiCountry,
+} from '../enums/rf.ts';
 import { Cipher, EncryptionMode, FrequencyBand, requiresPassphrase } from '../enums/wireless.ts';
 import { Codes, type ErrorCode } from '../errors.ts';
+import { validateTimeZone } from '../timezone.ts';
 import { validateWifiPassword } from '../validators/device.ts';
-import { validateLease, validatePoolName } from '../validators/dhcp.ts';
 import {
-  type Segment,
-  validateDhcpRange,
-  validateDifferentSegments,
   validateDns,
   validateHostAddress,
   validateIpv4,
   validateSubnetMask,
-  validateUniqueDestination,
   validateWanGateway,
 } from '../validators/ip.ts';
-import { validateSsid, validateUniqueName, validateWirelessPolicyName } from '../validators/names.ts';
-import { validatePortMapping } from '../validators/ports.ts';
+import { validateSsid, validateWirelessPolicyName } from '../validators/names.ts';
+import { validateIntegerInRange } from '../validators/numbers.ts';
 import { type Check, invalid } from '../validators/result.ts';
 import {
   validateStrippedVsAllowed,
@@ -39,6 +41,22 @@ import {
 import { dhcpServerConfigSchema, validateDhcpServerConfig } from './dhcp-server.ts';
 import { macSchema } from './messages.ts';
 import { Capability, hasCapability, type ModelInfo } from './models.ts';
+import {
+  guestNetworkSchema,
+  networkSegments,
+  newLeaseRegistry,
+  prefixPath,
+  TUNNEL_CLIENTS_MAX,
+  tunnelClientSchema,
+  tunnelServerSchema,
+  validateDhcpPool,
+  validateGuestNetwork,
+  validatePortMappings,
+  validateSegments,
+  validateStaticRoutes,
+  validateTunnelClients,
+  validateTunnelServer,
+} from './sections.ts';
 import { switchConfigSchema, validateSwitchConfig } from './switch-config.ts';
 
 /**
@@ -148,17 +166,34 @@ export const wifiConfigSchema = z.object({
   /** Per-client rate limit of a guest network in kbit/s, 0 = unlimited. */
   guestRateKbps: int.min(0).default(0),
   radius: z.object({ ip, port: int, password: z.string() }).optional(),
+  /** Timer shutdown: the periods of the day (in the document's `timeZone`) the SSID is off. */
   schedule: z.array(z.object({ start: z.string(), end: z.string() })).default([]),
   enabled: z.boolean().default(true),
+  /** The project's policy this network comes from (src/wifi/, decision 0047). */
+  policy: int.optional(),
+  /** Guest clients cannot reach one another. */
+  clientIsolation: z.boolean().optional(),
+  /** The SSID takes part in signal extension (WDS / mesh backhaul); never with WPA-PSK (SPEC.md §4). */
+  signalExtension: z.boolean().optional(),
 });
 
 export const radioConfigSchema = z.object({
   band: bandSchema,
   /** 0 = automatic. */
   channel: int.min(0).max(196).default(0),
+  /** Channel width in MHz (20, 40, 80; enums/rf.ts); absent: the band's default. */
+  width: int.optional(),
   power: int,
   accessThreshold: int.optional(),
   enabled: z.boolean().default(true),
+});
+
+/** The roaming tuner of an AP (docs/decisions/0048): band steering and load balancing. */
+export const roamingConfigSchema = z.object({
+  /** Steer dual-band clients to 5 GHz. */
+  bandSteering: z.boolean().default(false),
+  /** Clients at which new ones are steered to a neighbour AP; 0 = off (47 outside 0-128). */
+  loadBalanceClients: int.default(0),
 });
 
 export const deviceConfigSchema = z.looseObject({
@@ -173,11 +208,23 @@ export const deviceConfigSchema = z.looseObject({
   dhcpPools: z.array(dhcpPoolConfigSchema).optional(),
   staticRoutes: z.array(staticRouteConfigSchema).optional(),
   portMappings: z.array(portMappingConfigSchema).optional(),
+  /** The gateway's guest network, PPPoE / PPTP / L2TP servers and PPTP / L2TP clients (decision 0046). */
+  guest: guestNetworkSchema.optional(),
+  pppoeServer: tunnelServerSchema.optional(),
+  pptpServer: tunnelServerSchema.optional(),
+  l2tpServer: tunnelServerSchema.optional(),
+  pptpClients: z.array(tunnelClientSchema).max(TUNNEL_CLIENTS_MAX).optional(),
+  l2tpClients: z.array(tunnelClientSchema).max(TUNNEL_CLIENTS_MAX).optional(),
   ports: z.array(portConfigSchema).optional(),
   /** The VLAN the device is managed in (switches, APs); null: untagged. */
   managementVlan: int.nullable().optional(),
   wifi: z.array(wifiConfigSchema).optional(),
+  /** The device's clock zone (IANA), which the Wi-Fi timer shutdown runs in (the project's). */
+  timeZone: z.string().max(64).optional(),
   radios: z.array(radioConfigSchema).optional(),
+  /** The project's Wi-Fi country or region (ISO 3166-1): the channels and power its radios may use. */
+  country: z.string().optional(),
+  roaming: roamingConfigSchema.optional(),
   /** A switch's ports, QVLAN, management VLAN and IP (switch-config.ts, docs/decisions/0039). */
   switch: switchConfigSchema.optional(),
   /** The DHCP server of a switch or an AP (dhcp-server.ts, docs/decisions/0043). */
@@ -219,7 +266,6 @@ function needs(info: ModelInfo, capability: Capability, section: string, present
 export function validateDeviceConfig(doc: DeviceConfig, info: ModelInfo): ConfigCheck {
   const vlanRange = { min: info.minVlan, max: info.maxVlan };
   const portIds = new Set(info.ports.map((p) => p.id));
-  const segments: Segment[] = [];
 
   const model = first(
     () => needs(info, Capability.WIFI, 'wifi', !!doc.wifi?.length),
@@ -228,6 +274,20 @@ export function validateDeviceConfig(doc: DeviceConfig, info: ModelInfo): Config
     () => needs(info, Capability.DHCP_SERVER, 'dhcpPools', !!doc.dhcpPools?.length),
     () => needs(info, Capability.ROUTING, 'staticRoutes', !!doc.staticRoutes?.length),
     () => needs(info, Capability.PORT_MAPPING, 'portMappings', !!doc.portMappings?.length),
+    () => needs(info, Capability.WAN, 'guest', !!doc.guest),
+    () =>
+      needs(
+        info,
+        Capability.WAN,
+        'tunnels',
+        !!(
+          doc.pppoeServer ||
+          doc.pptpServer ||
+          doc.l2tpServer ||
+          doc.pptpClients?.length ||
+          doc.l2tpClients?.length
+        ),
+      ),
     () => needs(info, Capability.VLAN, 'vlans', !!doc.vlans?.length),
     () => needs(info, Capability.SWITCHING, 'switch', !!doc.switch),
     // A switch's or an AP's own DHCP server; a gateway serves its pools (dhcpPools) instead.
@@ -246,8 +306,18 @@ export function validateDeviceConfig(doc: DeviceConfig, info: ModelInfo): Config
     const lan = doc.lan;
     const r = at('lan.ip', validateHostAddress(lan.ip, lan.mask, 'LAN IP'));
     if (r) return { ...r, code: 101 };
-    segments.push({ kind: 'lan', ip: lan.ip, mask: lan.mask });
   }
+
+  const tunnels = first(
+    () => (doc.guest ? prefixPath('guest', validateGuestNetwork(doc.guest)) : null),
+    () =>
+      doc.pppoeServer ? prefixPath('pppoeServer', validateTunnelServer(doc.pppoeServer, 'pppoe')) : null,
+    () => (doc.pptpServer ? prefixPath('pptpServer', validateTunnelServer(doc.pptpServer, 'pptp')) : null),
+    () => prefixPath('pptpClients', validateTunnelClients(doc.pptpClients ?? [], 'pptp')),
+    () => (doc.l2tpServer ? prefixPath('l2tpServer', validateTunnelServer(doc.l2tpServer, 'l2tp')) : null),
+    () => prefixPath('l2tpClients', validateTunnelClients(doc.l2tpClients ?? [], 'l2tp')),
+  );
+  if (tunnels) return tunnels;
 
   if (doc.vlans) {
     if (doc.vlans.length > LIMITS.VLAN_ID_MAX) return at('vlans', invalid(Codes.FORM_DATA, 'Too many VLANs'));
@@ -268,14 +338,7 @@ export function validateDeviceConfig(doc: DeviceConfig, info: ModelInfo): Config
             ? null
             : at(`${p}.tagged`, invalid(Codes.FORM_DATA, `Port ${bad} does not exist`));
         },
-        () => {
-          if (v.ip === undefined) return null;
-          const m = v.mask ?? 24;
-          const seg: Segment = { kind: 'vlan', ip: v.ip, mask: m, label: `VLAN ${v.id}` };
-          const f = validateHostAddress(v.ip, m, 'VLAN IP') ?? validateDifferentSegments(seg, segments);
-          if (!f) segments.push(seg);
-          return at(`${p}.ip`, f);
-        },
+        () => (v.ip === undefined ? null : at(`${p}.ip`, validateHostAddress(v.ip, v.mask ?? 24, 'VLAN IP'))),
       );
       if (r) return r;
       ids.push(v.id);
@@ -297,73 +360,27 @@ export function validateDeviceConfig(doc: DeviceConfig, info: ModelInfo): Config
           () => at('wan.mask', typeof m === 'string' ? validateSubnetMask(m) : null),
           () => at('wan.ip', validateHostAddress(w.ip!, m, 'WAN IP')),
           () => at('wan.gateway', validateWanGateway(w.ip!, w.gateway!, m)),
-          () => at('wan.ip', validateDifferentSegments({ kind: 'wan', ip: w.ip!, mask: m }, segments)),
         );
       },
     );
     if (r) return r;
   }
 
+  // SPEC.md §5: every network of the gateway on its own segment (the same rule as the network's).
+  const clash = validateSegments(networkSegments(doc));
+  if (clash) return clash;
+
+  const leases = newLeaseRegistry();
   for (const [i, pool] of (doc.dhcpPools ?? []).entries()) {
-    const p = `dhcpPools.${i}`;
-    const r = first(
-      () => at(`${p}.name`, validatePoolName(pool.name)),
-      () => at(`${p}.startIp`, validateDhcpRange(pool.startIp, pool.endIp, pool.mask)),
-      () => at(`${p}.gateway`, pool.gateway ? validateIpv4(pool.gateway, 'Gateway') : null),
-      () => at(`${p}.dns`, validateDns(pool.dns)),
-      () => at(`${p}.leaseMinutes`, validateLease(pool.leaseMinutes, 'other')),
-    );
+    const r = prefixPath(`dhcpPools.${i}`, validateDhcpPool(pool, leases));
     if (r) return r;
   }
 
-  const routes = doc.staticRoutes ?? [];
-  for (const [i, route] of routes.entries()) {
-    const p = `staticRoutes.${i}`;
-    const others = routes.slice(0, i);
-    const r = first(
-      () =>
-        at(
-          `${p}.name`,
-          validateUniqueName(
-            route.name,
-            others.map((o) => o.name),
-          ),
-        ),
-      () => at(`${p}.destination`, validateIpv4(route.destination, 'Destination network')),
-      () =>
-        at(
-          `${p}.destination`,
-          validateUniqueDestination(
-            { ip: route.destination, mask: route.mask },
-            others.map((o) => ({ ip: o.destination, mask: o.mask })),
-          ),
-        ),
-      () => at(`${p}.nextHop`, validateIpv4(route.nextHop, 'Next hop')),
-      () =>
-        route.outPort !== undefined && !portIds.has(route.outPort)
-          ? at(`${p}.outPort`, invalid(Codes.FORM_DATA, `Port ${route.outPort} does not exist`))
-          : null,
-    );
-    if (r) return r;
-  }
-
-  const mappings = doc.portMappings ?? [];
-  for (const [i, m] of mappings.entries()) {
-    const p = `portMappings.${i}`;
-    const r = first(
-      () =>
-        at(
-          `${p}.name`,
-          validateUniqueName(
-            m.name,
-            mappings.slice(0, i).map((o) => o.name),
-          ),
-        ),
-      () => at(`${p}.internalIp`, validateIpv4(m.internalIp, 'Internal IP')),
-      () => at(`${p}.internalPorts`, validatePortMapping(m.internalPorts, m.externalPorts)),
-    );
-    if (r) return r;
-  }
+  const sections = first(
+    () => prefixPath('staticRoutes', validateStaticRoutes(doc.staticRoutes ?? [], portIds)),
+    () => prefixPath('portMappings', validatePortMappings(doc.portMappings ?? [])),
+  );
+  if (sections) return sections;
 
   for (const [i, port] of (doc.ports ?? []).entries()) {
     const p = `ports.${i}`;
@@ -406,8 +423,29 @@ export function validateDeviceConfig(doc: DeviceConfig, info: ModelInfo): Config
     const count = validatePolicyCount(0, wifi.length);
     if (count) return at('wifi', count);
     if (wifi.filter((w) => w.guest).length > LIMITS.GUEST_WIFI_NETWORKS) {
-      return at('wifi', invalid(Codes.MAX_WIRELESS, 'Only one guest network is allowed'));
+      return at('wifi', invalid(Codes.GUEST_WIFI_LIMIT, 'Only one guest network is allowed'));
     }
+    // Per radio: at most 8 SSIDs (136) and the model's clients per band in all (91).
+    for (const band of info.bands) {
+      const on = wifi.filter((w) => w.bands.includes(band));
+      if (on.length > LIMITS.SSIDS_PER_BAND) {
+        return at(
+          'wifi',
+          invalid(Codes.SSID_DEVICES_FULL, `At most ${LIMITS.SSIDS_PER_BAND} networks on ${band}`),
+        );
+      }
+      const clients = on.reduce((n, w) => n + w.maxClients, 0);
+      if (clients > info.maxClientsPerBand) {
+        return at(
+          'wifi',
+          invalid(Codes.MAX_CLIENTS, `At most ${info.maxClientsPerBand} clients on ${band}, not ${clients}`),
+        );
+      }
+    }
+  }
+  if (doc.timeZone !== undefined) {
+    const r = at('timeZone', validateTimeZone(doc.timeZone));
+    if (r) return r;
   }
   for (const [i, w] of wifi.entries()) {
     const p = `wifi.${i}`;
@@ -452,10 +490,26 @@ export function validateDeviceConfig(doc: DeviceConfig, info: ModelInfo): Config
           ? at(`${p}.radius`, invalid(Codes.FORM_DATA, 'Enterprise encryption needs a RADIUS server'))
           : null,
       () => (w.radius ? at(`${p}.radius.ip`, validateIpv4(w.radius.ip, 'RADIUS IP')) : null),
+      () =>
+        w.radius
+          ? at(
+              `${p}.radius.port`,
+              validateIntegerInRange(w.radius.port, LIMITS.PORT_MIN, LIMITS.PORT_MAX, 'RADIUS port'),
+            )
+          : null,
     );
     if (r) return r;
   }
 
+  if (doc.country !== undefined) {
+    const c = at('country', validateWifiCountry(doc.country));
+    if (c) return c;
+  }
+  if (doc.roaming) {
+    const r = at('roaming.loadBalanceClients', validateLoadBalanceClients(doc.roaming.loadBalanceClients));
+    if (r) return r;
+  }
+  const country = doc.country ?? DEFAULT_WIFI_COUNTRY;
   for (const [i, radio] of (doc.radios ?? []).entries()) {
     const p = `radios.${i}`;
     const r = first(
@@ -463,7 +517,17 @@ export function validateDeviceConfig(doc: DeviceConfig, info: ModelInfo): Config
         info.bands.includes(radio.band)
           ? null
           : at(`${p}.band`, invalid(MODEL_CODE, `The model ${info.model} has no ${radio.band} radio`)),
+      () =>
+        (doc.radios ?? []).slice(0, i).some((o) => o.band === radio.band)
+          ? at(`${p}.band`, invalid(Codes.FORM_DATA, `The ${radio.band} radio is set twice`))
+          : null,
       () => at(`${p}.power`, validateTxPower(radio.power)),
+      () => {
+        const f = validateRadioSetting(country, radio);
+        if (!f) return null;
+        const field = f.code === Codes.RF_POWER ? 'power' : f.code === Codes.RF_WIDTH ? 'width' : 'channel';
+        return at(`${p}.${field}`, f);
+      },
       () =>
         radio.accessThreshold === undefined
           ? null

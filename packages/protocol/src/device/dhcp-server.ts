@@ -1,17 +1,8 @@
 import { z } from 'zod';
 import { Codes } from '../errors.ts';
-import { validateLease, validatePoolName } from '../validators/dhcp.ts';
-import {
-  isIpInRange,
-  isSameSegment,
-  parseIpv4,
-  toPrefix,
-  validateDhcpRange,
-  validateDns,
-  validateIpv4,
-  validateSubnetMask,
-} from '../validators/ip.ts';
+import { parseIpv4 } from '../validators/ip.ts';
 import { type Check, invalid } from '../validators/result.ts';
+import { validateDhcpPool } from './sections.ts';
 
 /**
  * The per-device DHCP server of a switch or an AP (issue 10 "DHCP policy", SPEC.md §3 DHCP pool,
@@ -62,7 +53,6 @@ export interface DhcpServerContext {
 
 export type DhcpServerCheck = (Check & { path: string }) | null;
 
-const MAC = /^[0-9A-Fa-f]{2}([:-][0-9A-Fa-f]{2}){5}$/;
 const at = (path: string, check: Check): DhcpServerCheck => (check ? { ...check, path } : null);
 
 /** The VLAN the section serves (null: untagged). */
@@ -80,52 +70,8 @@ export function validateDhcpServerConfig(
   context: DhcpServerContext = {},
 ): DhcpServerCheck {
   const checks: (() => DhcpServerCheck)[] = [
-    () => at('name', validatePoolName(section.name)),
-    () => at('mask', typeof section.mask === 'string' ? validateSubnetMask(section.mask) : null),
-    () =>
-      toPrefix(section.mask) === null ? at('mask', invalid(Codes.FORM_DATA, 'Enter a valid mask')) : null,
-    () => at('startIp', validateDhcpRange(section.startIp, section.endIp, section.mask)),
-    () => {
-      if (!section.gateway) return null;
-      const f = validateIpv4(section.gateway, 'Gateway');
-      if (f) return at('gateway', f);
-      return isSameSegment(section.gateway, section.startIp, section.mask)
-        ? null
-        : at(
-            'gateway',
-            invalid(Codes.NOT_SAME_NETWORK, 'The gateway must be on the same segment as the pool'),
-          );
-    },
-    () => at('dns', validateDns(section.dns)),
-    () => at('leaseMinutes', validateLease(section.leaseMinutes, 'custom')),
-    () => {
-      const ips = new Set<number>();
-      const macs = new Set<string>();
-      for (const [j, lease] of section.staticLeases.entries()) {
-        const q = `staticLeases.${j}`;
-        if (!MAC.test(lease.mac))
-          return at(`${q}.mac`, invalid(Codes.FORM_DATA, 'Enter a valid MAC address'));
-        const f = validateIpv4(lease.ip, 'Lease IP');
-        if (f) return at(`${q}.ip`, f);
-        if (!isIpInRange(lease.ip, { start: section.startIp, end: section.endIp })) {
-          return at(
-            `${q}.ip`,
-            invalid(
-              Codes.OUTSIDE_DHCP_RANGE,
-              `${lease.ip} is outside the pool ${section.startIp}-${section.endIp}`,
-            ),
-          );
-        }
-        const n = parseIpv4(lease.ip)!;
-        if (ips.has(n)) return at(`${q}.ip`, invalid(Codes.IP_CONFLICT, `${lease.ip} is already leased`));
-        const mac = lease.mac.replace(/-/g, ':').toUpperCase();
-        if (macs.has(mac))
-          return at(`${q}.mac`, invalid(Codes.MAC_CONFLICT, `${lease.mac} already has a lease`));
-        ips.add(n);
-        macs.add(mac);
-      }
-      return null;
-    },
+    // The pool's own rules are a project pool's (sections.ts).
+    () => validateDhcpPool(section),
     () => {
       // VLAN 1, the default VLAN of every port, always exists.
       if (!context.vlans || section.vlan === null || section.vlan === 1) return null;

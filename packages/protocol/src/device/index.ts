@@ -1,4 +1,5 @@
 export * from './asyncapi.ts';
+export * from './backup-file.ts';
 export * from './commands.ts';
 export * from './config.ts';
 export * from './config-diff.ts';
@@ -11,5 +12,6 @@ export * from './models.ts';
 export * from './redact.ts';
 export * from './remote.ts';
 export * from './secret.ts';
+export * from './sections.ts';
 export * from './switch-config.ts';
 export * from './topics.ts';

@@ -49,7 +49,9 @@ const port = (id: number) => ({
   txRate: 1_000_000,
   neighbour: 'N'.repeat(L.ID_CHARS),
 });
+const neighbour = { bssid: mac, sn: 'N'.repeat(L.ID_CHARS), channel: 165, width: 80, rssi: -40 };
 const radio = { band: '5G', channel: 165, power: 29, utilisation: 100, noise: -95, clients: 128 };
+const scanning = { ...radio, width: 80, neighbours: Array.from({ length: L.NEIGHBOURS }, () => neighbour) };
 const telemetry = (over: Record<string, unknown> = {}) => ({
   ts: 1,
   uptime: 1,
@@ -112,6 +114,12 @@ describe('device message limits', () => {
     ],
     ['telemetry radios', telemetrySchema, (n) => telemetry({ radios: array(n, () => radio) }), L.RADIOS],
     [
+      'telemetry radio neighbours',
+      telemetrySchema,
+      (n) => telemetry({ radios: [{ ...radio, neighbours: array(n, () => neighbour) }] }),
+      L.NEIGHBOURS,
+    ],
+    [
       'telemetry mesh parent',
       telemetrySchema,
       (n) => telemetry({ mesh: { role: 'secondary', parent: 'p'.repeat(n), backhaulRssi: -60, hops: 1 } }),
@@ -146,7 +154,7 @@ describe('device message limits', () => {
     const largest = telemetry({
       clients: array(L.CLIENTS, () => client('n'.repeat(L.NAME_CHARS))),
       ports: array(L.PORTS, (i) => port(i + 1)),
-      radios: array(L.RADIOS, () => radio),
+      radios: array(L.RADIOS, () => scanning),
       mesh: { role: 'secondary', parent: 'p'.repeat(L.ID_CHARS), backhaulRssi: -60, hops: 1 },
       uplink: { sn: 's'.repeat(L.ID_CHARS), port: 1 },
       wan: { online: true, ip: '255.255.255.255', rxRate: 1, txRate: 1, rxBytes: 1, txBytes: 1 },

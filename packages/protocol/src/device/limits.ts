@@ -16,6 +16,10 @@ export const DEVICE_LIMITS = {
   PORTS: 64,
   /** Radios of one device (2.4G, 5G, 5G-1, 5G-2 and room for more). */
   RADIOS: 8,
+  /** SSIDs a device reports broadcasting (8 per band, 4 bands). */
+  SSIDS: 32,
+  /** Neighbour APs one radio reports from its scan (the strongest). */
+  NEIGHBOURS: 64,
   /** Short identifiers: command and event ids, boot ids. */
   ID_CHARS: 64,
   /** Names: model, firmware, hardware, client names, SSIDs. */

@@ -93,6 +93,8 @@ export const DeviceOperation = {
   UPGRADE: 'upgrade',
   MODE_SWITCH: 'mode-switch',
   APPLY_CONFIG: 'apply-config',
+  /** The radios re-adapt to a new country or region (SPEC.md §4, about 3 minutes), with progress. */
+  RF_ADAPT: 'rf-adapt',
 } as const;
 export type DeviceOperation = (typeof DeviceOperation)[keyof typeof DeviceOperation];
 
@@ -192,9 +194,22 @@ export const telemetryPortSchema = z.object({
 });
 export type TelemetryPort = z.infer<typeof telemetryPortSchema>;
 
+/** Another AP one radio hears (its background scan): the input of the automatic RF plan. */
+export const neighbourApSchema = z.object({
+  bssid: macSchema,
+  /** The SN of a Beacon AP (from its beacons' vendor element); absent for other networks. */
+  sn: otherSn.optional(),
+  channel: z.int().min(1).max(196),
+  width: z.int().min(20).max(160).describe('MHz'),
+  rssi: z.int().min(-120).max(0).describe('dBm'),
+});
+export type NeighbourAp = z.infer<typeof neighbourApSchema>;
+
 export const telemetryRadioSchema = z.object({
   band: bandSchema,
   channel: z.int().min(0),
+  /** Channel width in MHz (optional: older firmware). */
+  width: z.int().min(20).max(160).optional(),
   power: z.int().describe('dBm'),
   utilisation: z.int().min(0).max(100),
   noise: z.int().describe('dBm'),
@@ -202,6 +217,8 @@ export const telemetryRadioSchema = z.object({
   /** Bytes the radio received and sent since the counter started (optional: older firmware). */
   rxBytes: counter.optional(),
   txBytes: counter.optional(),
+  /** The APs the radio hears on its band, strongest first (optional: older firmware). */
+  neighbours: z.array(neighbourApSchema).max(L.NEIGHBOURS).optional(),
 });
 
 /** `dev/{sn}/up/telemetry`: periodic live data. Sections that do not apply to the type are left out. */
@@ -234,6 +251,14 @@ export const telemetrySchema = z.object({
     })
     .optional(),
   radios: z.array(telemetryRadioSchema).max(L.RADIOS).optional(),
+  /**
+   * The SSIDs the device broadcasts now, each on its bands (optional: older firmware). A network
+   * its timer shutdown has taken off the air is not listed.
+   */
+  ssids: z
+    .array(z.object({ ssid: z.string().max(32), bands: z.array(bandSchema).max(L.RADIOS) }))
+    .max(L.SSIDS)
+    .optional(),
   /** The device this one hangs off (topology), when known. */
   uplink: z.object({ sn: otherSn, port: int32.nullable() }).optional(),
   led: z.boolean(),

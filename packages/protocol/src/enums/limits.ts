@@ -22,6 +22,10 @@ export const LIMITS = {
   CLOUD_BACKUPS: 128,
   RESTORE_POINTS_PER_DEVICE: 1,
   BACKUP_INTERVAL_MINUTES: 3,
+  /** A backup file (download and upload): a device's document (reply data at most 256 KB) sealed and wrapped. */
+  BACKUP_FILE_MAX_BYTES: 512 * 1024,
+  /** Devices one backup request names (a selection of the device list). */
+  BACKUP_DEVICES_PER_REQUEST: 1000,
   SOLUTION_ACCESS_SWITCHES: 99,
   SOLUTION_CORE_SWITCHES: 99,
   SOLUTION_APS: 999,
@@ -67,6 +71,10 @@ export const LIMITS = {
   GUEST_WIFI_NETWORKS: 1,
   CLIENTS_PER_BAND: 128,
   TIMER_SHUTDOWN_PERIODS: 4,
+  /** SSIDs one radio (band) of a device broadcasts at once: 7 all-device networks and one more (136). */
+  SSIDS_PER_BAND: 8,
+  /** The highest guest rate limit, kbit/s (1 Gbit/s); 0 = unlimited. */
+  GUEST_RATE_MAX_KBPS: 1_000_000,
 
   // §6 and §9 sharing (the two readings of §6: read-only 8 / read-write 32, or the reverse)
   SHARE_READ_ONLY_MAX: 8,

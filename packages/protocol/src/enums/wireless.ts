@@ -64,8 +64,16 @@ export type WifiSyncState = (typeof WifiSyncState)[keyof typeof WifiSyncState];
 export const RadioOptimiseState = { NOT_OPTIMISED: 0, OPTIMISED: 1 } as const;
 export type RadioOptimiseState = (typeof RadioOptimiseState)[keyof typeof RadioOptimiseState];
 
-/** SPEC.md §4: an optimisation run goes with a percentage, then completes or times out. */
-export const RfRunState = { RUNNING: 'running', COMPLETED: 'completed', TIMED_OUT: 'timed_out' } as const;
+/**
+ * SPEC.md §4: an optimisation run goes with a percentage, then completes or times out; a scheduled
+ * run that could not start (fewer than 2 online devices, another run going) is recorded as skipped.
+ */
+export const RfRunState = {
+  RUNNING: 'running',
+  COMPLETED: 'completed',
+  TIMED_OUT: 'timed_out',
+  SKIPPED: 'skipped',
+} as const;
 export type RfRunState = (typeof RfRunState)[keyof typeof RfRunState];
 
 /** SPEC.md §1 and §3: RF optimisation kinds and record types. */

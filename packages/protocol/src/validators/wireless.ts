@@ -49,28 +49,39 @@ export function parseClock(text: string): number | null {
 
 /**
  * SPEC.md §5 timer shutdown: at most 4 periods, none empty, each end later than its start, no two
- * overlapping (touching ends are allowed: 08:00-12:00 and 12:00-13:00).
+ * overlapping (touching ends are allowed: 08:00-12:00 and 12:00-13:00). A period is when the SSID
+ * is off. Every failure is SPEC.md §8's radio time rule (59).
  */
 export function validateTimerShutdown(periods: readonly TimePeriod[]): Check {
+  const rule = Codes.RADIO_TIME_RULE;
   if (periods.length > LIMITS.TIMER_SHUTDOWN_PERIODS) {
-    return invalid(Codes.FORM_DATA, maxCountMessage(LIMITS.TIMER_SHUTDOWN_PERIODS, 'periods'));
+    return invalid(rule, maxCountMessage(LIMITS.TIMER_SHUTDOWN_PERIODS, 'periods'));
   }
   const spans: [number, number][] = [];
   for (const period of periods) {
     if (period.start.trim() === '' || period.end.trim() === '') {
-      return invalid(Codes.FORM_DATA, 'A period cannot be empty');
+      return invalid(rule, 'A period cannot be empty');
     }
     const start = parseClock(period.start);
     const end = parseClock(period.end);
-    if (start === null || end === null) return invalid(Codes.FORM_DATA, 'Enter times as HH:MM');
-    if (end <= start) return invalid(Codes.FORM_DATA, 'The end time must be later than the start time');
+    if (start === null || end === null) return invalid(rule, 'Enter times as HH:MM');
+    if (end <= start) return invalid(rule, 'The end time must be later than the start time');
     spans.push([start, end]);
   }
   spans.sort((a, b) => a[0] - b[0]);
   for (let i = 1; i < spans.length; i++) {
-    if (spans[i][0] < spans[i - 1][1]) return invalid(Codes.FORM_DATA, 'Periods cannot overlap');
+    if (spans[i][0] < spans[i - 1][1]) return invalid(rule, 'Periods cannot overlap');
   }
   return null;
+}
+
+/** Whether the minute of the day `minute` (0-1439) falls in one of the periods (start included, end not). */
+export function inTimerShutdown(periods: readonly TimePeriod[], minute: number): boolean {
+  return periods.some((p) => {
+    const start = parseClock(p.start);
+    const end = parseClock(p.end);
+    return start !== null && end !== null && minute >= start && minute < end;
+  });
 }
 
 /** SPEC.md §5: when 2.4G and 5G are unified, their names must differ (5009 duplicate SSID). */

@@ -1,5 +1,5 @@
-import { AlarmKind, DeviceStatus } from '@beacon/protocol';
-import { eq, sql } from 'drizzle-orm';
+import { ALARM_DEFAULTS, ALARM_RULE_WINDOW, AlarmKind, DeviceStatus } from '@beacon/protocol';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { DbOrTx, Tx } from '../db/client.ts';
@@ -15,17 +15,19 @@ import { DELIVERY_HEADER, postWebhook, SIGNATURE_HEADER, signature, TIMESTAMP_HE
  * The alarm jobs (durable job runner, safe with several instances):
  * - `alarm-sweep` recurs every ALARM_SWEEP_SECONDS (a chain keyed by time slot, like
  *   config-converge): raises the rule alarms (offline for N minutes; CPU or memory at or above the
- *   project's threshold in fresh telemetry) and clears incidents whose condition is gone;
+ *   project's threshold over the last 5 minutes of stored samples, ALARM_RULE_WINDOW) and clears
+ *   incidents whose condition is gone (CPU or memory: the latest reading is under the threshold);
  * - `alarm-deliver` sends one delivery (email or webhook); a failed webhook is tried again after
  *   RETRY_DELAYS_MS, each attempt's outcome kept on the delivery row.
  */
 
 export const ALARM_SWEEP_JOB = 'alarm-sweep';
-/** Daily: ended alarms older than ALARM_KEEP_DAYS go (with their deliveries). */
+/**
+ * Formerly the daily deletion of ended alarms after 180 days. Ended alarms now follow their
+ * project's log retention choice, applied hourly by the log-retention job (stats/retention.ts,
+ * docs/decisions/0045); a job of this kind still queued finishes without doing anything.
+ */
 export const ALARM_RETENTION_JOB = 'alarm-retention';
-/** The longest log retention a project can choose (SPEC.md §9: 7, 30, 90, 180 days). */
-export const ALARM_KEEP_DAYS = 180;
-const DAY_MS = 86_400_000;
 /** Delay before each retry of a failed webhook delivery; after the last, it is failed. */
 export const RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 900_000, 3_600_000] as const;
 /** An event incident (PoE, IP conflict, upgrade, reboot) ends after this long without a repeat. */
@@ -55,16 +57,8 @@ export interface AlarmJobDeps {
 
 /** Starts the sweep chain (every instance at start; the slot key keeps it one). */
 export async function startAlarmSweep(db: DbOrTx, now: Date, every: number): Promise<void> {
-  await addJobs(db, [
-    { kind: ALARM_SWEEP_JOB, key: slotKey(now, every), runAt: slotTime(now, every) },
-    retentionJob(now),
-  ]);
+  await addJobs(db, [{ kind: ALARM_SWEEP_JOB, key: slotKey(now, every), runAt: slotTime(now, every) }]);
 }
-
-const retentionJob = (now: Date) => {
-  const slot = Math.floor(now.getTime() / DAY_MS) + 1;
-  return { kind: ALARM_RETENTION_JOB, key: `${ALARM_RETENTION_JOB}:${slot}`, runAt: new Date(slot * DAY_MS) };
-};
 
 const list = (values: readonly (string | number)[]) =>
   sql.join(
@@ -99,6 +93,25 @@ export async function sweepAlarms(tx: Tx, now: Date): Promise<number[]> {
   const open = (kind: string) =>
     sql`not exists (select 1 from alarms a where a.sn = d.sn and a.kind = ${kind} and a.cleared_at is null)`;
   const fresh = new Date(now.getTime() - FRESH_TELEMETRY_MS).toISOString();
+  const windowStart = new Date(now.getTime() - ALARM_RULE_WINDOW.WINDOW_MS).toISOString();
+  /**
+   * CPU or memory high (docs/alarms.md): the latest reading is at or above the threshold (a cheap
+   * filter on device_state), and so is every raw sample of the window (stats_device, its (sn, at)
+   * index, partitions pruned by time), with enough samples over enough of the window. `value` is the
+   * lowest reading of the window.
+   */
+  const windowRule = (kind: AlarmKind, column: 'cpu' | 'memory', threshold: SQL) => sql`
+    (select d.sn, ${kind} as kind, w.low as value, ${threshold} as threshold, s.telemetry_at as since
+      from devices d join device_state s on s.sn = d.sn ${settings}
+      cross join lateral (
+        select count(*)::int as n, min(x.${sql.raw(column)}) as low, min(x.at) as first, max(x.at) as last
+          from stats_device x
+         where x.sn = d.sn and x.at > ${windowStart}::timestamptz and x.at <= ${at}::timestamptz) w
+      where d.project_id is not null and s.status not in (${list(OFFLINE)}) and s.telemetry_at > ${fresh}::timestamptz
+        and s.${sql.raw(column)} >= ${threshold} and ${open(kind)}
+        and w.n >= ${ALARM_RULE_WINDOW.MIN_SAMPLES} and w.low >= ${threshold}
+        and w.last - w.first >= make_interval(secs => ${ALARM_RULE_WINDOW.MIN_SPAN_MS / 1000})
+      limit ${SWEEP_BATCH})`;
   const found = await tx.execute<{
     sn: string;
     kind: string;
@@ -113,17 +126,9 @@ export async function sweepAlarms(tx: Tx, now: Date): Promise<number[]> {
         and ${open(AlarmKind.OFFLINE)}
       limit ${SWEEP_BATCH})
     union all
-    (select d.sn, ${AlarmKind.CPU_HIGH}, s.cpu, coalesce(st.cpu_percent, 90), s.telemetry_at
-      from devices d join device_state s on s.sn = d.sn ${settings}
-      where d.project_id is not null and s.status not in (${list(OFFLINE)}) and s.telemetry_at > ${fresh}::timestamptz
-        and s.cpu >= coalesce(st.cpu_percent, 90) and ${open(AlarmKind.CPU_HIGH)}
-      limit ${SWEEP_BATCH})
+    ${windowRule(AlarmKind.CPU_HIGH, 'cpu', sql`coalesce(st.cpu_percent, ${ALARM_DEFAULTS.cpuPercent})`)}
     union all
-    (select d.sn, ${AlarmKind.MEMORY_HIGH}, s.memory, coalesce(st.memory_percent, 90), s.telemetry_at
-      from devices d join device_state s on s.sn = d.sn ${settings}
-      where d.project_id is not null and s.status not in (${list(OFFLINE)}) and s.telemetry_at > ${fresh}::timestamptz
-        and s.memory >= coalesce(st.memory_percent, 90) and ${open(AlarmKind.MEMORY_HIGH)}
-      limit ${SWEEP_BATCH})`);
+    ${windowRule(AlarmKind.MEMORY_HIGH, 'memory', sql`coalesce(st.memory_percent, ${ALARM_DEFAULTS.memoryPercent})`)}`);
   const incidents: Incident[] = found.rows.map((r) => {
     if (r.kind === AlarmKind.OFFLINE) {
       return {
@@ -135,11 +140,12 @@ export async function sweepAlarms(tx: Tx, now: Date): Promise<number[]> {
       };
     }
     const what = r.kind === AlarmKind.CPU_HIGH ? 'CPU' : 'Memory';
+    const minutes = ALARM_RULE_WINDOW.WINDOW_MS / 60_000;
     return {
       sn: r.sn,
       kind: r.kind as Incident['kind'],
       level: 'warning',
-      message: `${what} usage ${Number(r.value).toFixed(1)} % is at or above ${r.threshold} %`,
+      message: `${what} usage at or above ${r.threshold} % for ${minutes} minutes (lowest ${Number(r.value).toFixed(1)} %)`,
       at: now,
     };
   });
@@ -153,14 +159,8 @@ export function registerAlarmJobs(runner: JobRunner, deps: AlarmJobDeps): void {
     await addJobs(tx, [{ kind: ALARM_SWEEP_JOB, key: slotKey(now, every), runAt: slotTime(now, every) }]);
   });
 
-  runner.register(ALARM_RETENTION_JOB, async ({ tx, now }) => {
-    const before = new Date(now.getTime() - ALARM_KEEP_DAYS * DAY_MS).toISOString();
-    // In bounded batches; what is left goes tomorrow.
-    await tx.execute(sql`
-      delete from alarms where id in (
-        select id from alarms where cleared_at < ${before}::timestamptz limit 20000)`);
-    await addJobs(tx, [retentionJob(now)]);
-  });
+  // Retired (see ALARM_RETENTION_JOB): drains what an older version queued.
+  runner.register(ALARM_RETENTION_JOB, async () => {});
 
   runner.register(ALARM_DELIVER_JOB, async ({ tx, now, job }) => {
     const { id } = job.payload as { id: number };

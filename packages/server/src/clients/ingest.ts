@@ -18,6 +18,12 @@ export const COUNT_TABLE = 'client_counts';
 const DAY_MS = 86_400_000;
 const CHUNK = 1000;
 const UPSERT_CHUNK = 5000;
+/**
+ * A device reports how long a client has been online in whole seconds, and the server takes the
+ * receive time as now: the start it derives moves by a second or two from one telemetry to the next.
+ * Within this many seconds it is the same session start (decision 0044).
+ */
+const JOINED_JITTER_S = 10;
 
 type OnlineRow = typeof onlineClients.$inferSelect;
 type SessionRow = typeof clientSessions.$inferInsert;
@@ -61,6 +67,11 @@ export async function insertSessions(tx: DbOrTx, rows: SessionRow[]): Promise<vo
 }
 
 const key = (projectId: number, mac: string) => `${projectId}|${mac}`;
+/** Rows in (project, MAC) order: the primary key's, the order batches lock them in. */
+const byKey = (
+  a: { projectId?: number | null; mac: string },
+  b: { projectId?: number | null; mac: string },
+) => (a.projectId ?? 0) - (b.projectId ?? 0) || (a.mac < b.mac ? -1 : a.mac > b.mac ? 1 : 0);
 
 export async function syncOnlineClients(
   tx: DbOrTx,
@@ -121,23 +132,35 @@ export async function syncOnlineClients(
     if (!was || was.sn !== row.sn) mark(row.projectId!, row.sn);
   }
   if (left.length) {
+    // Only rows still on this batch's device, and none another batch has locked (skip locked): that
+    // batch is moving the client to its own device (a roam), or deletes it itself. Waiting for it
+    // here while it waits for a row this batch upserted would be a deadlock.
+    left.sort(byKey);
+    const gone: OnlineRow[] = [];
     for (let i = 0; i < left.length; i += CHUNK) {
       const chunk = left.slice(i, i + CHUNK);
-      await tx.delete(onlineClients).where(
-        sql`(${onlineClients.projectId}, ${onlineClients.mac}) in (${sql.join(
-          chunk.map((r) => sql`(${r.projectId}::bigint, ${r.mac})`),
-          sql`, `,
-        )})`,
+      gone.push(
+        ...(await tx
+          .delete(onlineClients)
+          .where(
+            sql`ctid in (select ctid from online_clients where (project_id, mac, sn) in (${sql.join(
+              chunk.map((r) => sql`(${r.projectId}::bigint, ${r.mac}, ${r.sn})`),
+              sql`, `,
+            )}) for update skip locked)`,
+          )
+          .returning()),
       );
     }
     await insertSessions(
       tx,
-      left.map((r) => sessionOf(r, now, 'left')),
+      gone.map((r) => sessionOf(r, now, 'left')),
     );
   }
   // One JSON parameter per chunk (jsonb_to_recordset), not 17 bind parameters per row: a fleet's
   // batch upserts thousands of clients, and parsing the parameters was most of the statement's cost.
-  const rows = [...listed.values()].map((r) => ({
+  // In key order, so that two batches that list the same clients (one roaming between two APs of
+  // two batches) lock their rows in the same order and do not deadlock.
+  const rows = [...listed.values()].sort(byKey).map((r) => ({
     project_id: r.projectId,
     mac: r.mac,
     sn: r.sn,
@@ -169,10 +192,25 @@ export async function syncOnlineClients(
         ssid = excluded.ssid, band = excluded.band, rssi = excluded.rssi, tx_rate = excluded.tx_rate,
         rx_rate = excluded.rx_rate, tx_bytes = excluded.tx_bytes, rx_bytes = excluded.rx_bytes,
         vlan = excluded.vlan,
-        -- A roamed client keeps its session's start; on the same device the device's count holds.
-        joined_at = case when online_clients.sn = excluded.sn then excluded.joined_at
-                         else online_clients.joined_at end,
-        sn = excluded.sn, seen_at = excluded.seen_at`);
+        -- A roamed client keeps its session's start; on the same device the device's count holds,
+        -- but the same start reported again (now minus whole seconds online, receive jitter) is
+        -- not rewritten: joined_at is indexed, and an unchanged indexed column keeps the update HOT.
+        joined_at = case when online_clients.sn = excluded.sn
+                          and abs(extract(epoch from excluded.joined_at - online_clients.joined_at)) > ${JOINED_JITTER_S}
+                         then excluded.joined_at else online_clients.joined_at end,
+        sn = excluded.sn, seen_at = excluded.seen_at
+      -- A client the device reports unchanged is not rewritten (the list reads when it was seen from
+      -- its device's latest telemetry).
+      where (online_clients.sn, online_clients.name, online_clients.ip, online_clients.kind,
+             online_clients.wired, online_clients.ssid, online_clients.band, online_clients.rssi,
+             online_clients.tx_rate, online_clients.rx_rate, online_clients.tx_bytes,
+             online_clients.rx_bytes, online_clients.vlan)
+            is distinct from
+            (excluded.sn, excluded.name, excluded.ip, excluded.kind, excluded.wired, excluded.ssid,
+             excluded.band, excluded.rssi, excluded.tx_rate, excluded.rx_rate, excluded.tx_bytes,
+             excluded.rx_bytes, excluded.vlan)
+         or (online_clients.sn = excluded.sn
+             and abs(extract(epoch from excluded.joined_at - online_clients.joined_at)) > ${JOINED_JITTER_S})`);
   }
   return [...changed].map(([projectId, set]) => ({
     type: 'clients.changed' as const,

@@ -7,9 +7,9 @@ import {
   CLIENT_OFFLINE_HOURS,
   CLIENT_STAT_RANGE_MS,
   ClientListQuery,
+  type ClientPage,
   ClientStatsQuery as ClientStatsQuerySchema,
   type ClientStatsView,
-  type ClientView,
   Codes,
   errorMessage,
   ForceOfflineBody,
@@ -19,7 +19,7 @@ import {
   modelInfo,
   parseOrThrow,
 } from '@beacon/protocol';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Caller } from '../auth/principal.ts';
 import type { DbOrTx } from '../db/client.ts';
@@ -35,23 +35,54 @@ import { SAMPLE_MS } from './upkeep.ts';
 
 /** Online clients, their statistics, force offline and the blacklist (decision 0035). */
 
-type Paged<T> = { items: T[]; total: number; page: number; pageSize: number };
-
-const SORT_SQL: Record<ClientListQuery['sort'], string> = {
-  name: 'c.name',
-  ip: 'c.ip',
-  mac: 'c.mac',
-  ssid: 'c.ssid',
-  band: 'c.band',
-  rssi: 'c.rssi',
-  txBytes: 'c.tx_bytes',
-  rxBytes: 'c.rx_bytes',
-  txRate: 'c.tx_rate',
-  rxRate: 'c.rx_rate',
-  onlineSeconds: 'c.online_for',
-  offlineSeconds: 'c.left_at',
-  device: 'd.name',
-  kind: 'c.kind',
+/**
+ * Sort keys of the list: the column, its type (a cursor's value is cast back to it) and whether it
+ * can be null (nulls come last in either direction). `flip` sorts by the column the other way
+ * (online longest = joined earliest). A null column sorts by MAC alone. Ties always go by MAC asc.
+ */
+interface SortKey {
+  column: string | null;
+  type: string;
+  nullable: boolean;
+  flip: boolean;
+}
+const key = (column: string | null, type: string, nullable = false, flip = false): SortKey => ({
+  column,
+  type,
+  nullable,
+  flip,
+});
+const COMMON_SORT = {
+  name: key('c.name', 'text'),
+  ip: key('c.ip', 'text'),
+  mac: key('c.mac', 'text'),
+  ssid: key('c.ssid', 'text', true),
+  band: key('c.band', 'text', true),
+  rssi: key('c.rssi', 'smallint', true),
+  txBytes: key('c.tx_bytes', 'bigint'),
+  rxBytes: key('c.rx_bytes', 'bigint'),
+  txRate: key('c.tx_rate', 'real'),
+  rxRate: key('c.rx_rate', 'real'),
+  kind: key('c.kind', 'text'),
+} as const;
+const SORTS: Record<'online' | 'offline', Record<ClientListQuery['sort'], SortKey>> = {
+  online: {
+    ...COMMON_SORT,
+    // Online longest = joined earliest: the index online_clients_joined_idx (migration 0015).
+    onlineSeconds: key('c.joined_at', 'timestamptz', false, true),
+    offlineSeconds: key(null, 'text'),
+    device: key('d.name', 'text'),
+  },
+  offline: {
+    ...COMMON_SORT,
+    rssi: key(null, 'text'),
+    txRate: key(null, 'text'),
+    rxRate: key(null, 'text'),
+    onlineSeconds: key('c.online_for', 'interval'),
+    // Offline for longest = left earliest.
+    offlineSeconds: key('c.left_at', 'timestamptz', false, true),
+    device: key('d.name', 'text', true),
+  },
 };
 
 const like = (v: string) => `%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -76,39 +107,90 @@ interface ClientRow extends Record<string, unknown> {
   joined_at: Date | string;
   seen_at: Date | string;
   left_at: Date | string | null;
-  total: string | number;
+  sort_key: string | null;
 }
 
 const iso = (d: Date | string) => (d instanceof Date ? d : new Date(d)).toISOString();
 const ms = (d: Date | string) => (d instanceof Date ? d : new Date(d)).getTime();
 
 /**
- * The rows the list reads, one shape for both: the clients online now (on devices that are
- * online), or those that left in the latest CLIENT_OFFLINE_HOURS and are not back (their latest
- * session each).
+ * What the list reads, one shape for both: the clients online now (on devices that are online,
+ * read in the order of an index for the default sort), or those that left in the latest
+ * CLIENT_OFFLINE_HOURS and are not back (their latest session each). Aliases: `c` the client,
+ * `d` its device.
  */
 function clientSource(projectId: number, status: 'online' | 'offline', now: Date) {
-  const at = now.toISOString();
   if (status === 'online') {
-    return sql`
-      select oc.mac, oc.name, oc.ip, oc.ssid, oc.band, oc.rssi, oc.tx_bytes, oc.rx_bytes, oc.tx_rate,
-             oc.rx_rate, oc.sn, oc.kind, oc.wired, oc.vlan, oc.joined_at, oc.seen_at,
-             null::timestamptz as left_at, ${at}::timestamptz - oc.joined_at as online_for
-        from online_clients oc
-        join device_state ds on ds.sn = oc.sn
-        join devices od on od.sn = oc.sn and od.project_id = oc.project_id
-       where oc.project_id = ${projectId} and ds.status not in (0, 9)`;
+    return {
+      columns: sql`c.mac, c.name, c.ip, c.ssid, c.band, c.rssi, c.tx_bytes, c.rx_bytes, c.tx_rate, c.rx_rate,
+             c.sn, c.kind, c.wired, c.vlan, c.joined_at,
+             greatest(c.seen_at, ds.telemetry_at) as seen_at, null::timestamptz as left_at`,
+      from: sql`online_clients c
+        join device_state ds on ds.sn = c.sn
+        join devices d on d.sn = c.sn and d.project_id = c.project_id`,
+      where: sql`c.project_id = ${projectId} and ds.status not in (0, 9)`,
+    };
   }
   const since = new Date(now.getTime() - CLIENT_OFFLINE_HOURS * 3_600_000).toISOString();
-  return sql`
-    select distinct on (s.mac) s.mac, s.name, s.ip, s.ssid, s.band, null::smallint as rssi, s.tx_bytes,
+  return {
+    columns: sql`c.mac, c.name, c.ip, c.ssid, c.band, c.rssi, c.tx_bytes, c.rx_bytes, c.tx_rate, c.rx_rate,
+           c.sn, c.kind, c.wired, c.vlan, c.joined_at, c.seen_at, c.left_at`,
+    from: sql`(select distinct on (s.mac) s.mac, s.name, s.ip, s.ssid, s.band, null::smallint as rssi, s.tx_bytes,
            s.rx_bytes, 0::real as tx_rate, 0::real as rx_rate, s.sn, s.kind, false as wired,
            null::integer as vlan, s.started_at as joined_at, s.ended_at as seen_at,
            s.ended_at as left_at, s.ended_at - s.started_at as online_for
       from client_sessions s
      where s.project_id = ${projectId} and s.ended_at >= ${since}::timestamptz
        and not exists (select 1 from online_clients o where o.project_id = ${projectId} and o.mac = s.mac)
-     order by s.mac, s.ended_at desc`;
+     order by s.mac, s.ended_at desc) c
+      left join devices d on d.sn = c.sn`,
+    where: sql`true`,
+  };
+}
+
+/** A page cursor: the list it belongs to (status, sort, order) and its last row's sort key and MAC. */
+interface Cursor {
+  l: string;
+  v: string | null;
+  m: string;
+}
+const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
+function decodeCursor(raw: string, list: string): Cursor {
+  try {
+    const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
+    if (
+      c &&
+      c.l === list &&
+      typeof c.m === 'string' &&
+      c.m.length <= 64 &&
+      (c.v === null || (typeof c.v === 'string' && c.v.length <= 256))
+    )
+      return c;
+  } catch {}
+  throw new AppError(Codes.PAGE_CURSOR, undefined, { cursor: 'Not a cursor of this list' });
+}
+
+/**
+ * The rows after the cursor in `ORDER BY col dir NULLS LAST, mac ASC`. Ascending without nulls is
+ * a row comparison, which an index on (…, col, mac) answers directly.
+ */
+function afterCursor(k: SortKey, desc: boolean, c: Cursor): SQL {
+  if (!k.column) return sql`c.mac > ${c.m}`;
+  const col = sql.raw(k.column);
+  if (c.v === null) return sql`(${col} is null and c.mac > ${c.m})`;
+  const v = sql`${c.v}::${sql.raw(k.type)}`;
+  const past = desc
+    ? sql`(${col} < ${v} or (${col} = ${v} and c.mac > ${c.m}))`
+    : sql`(${col}, c.mac) > (${v}, ${c.m})`;
+  return k.nullable ? sql`(${past} or ${col} is null)` : past;
+}
+
+/** A project's clients online now, as kept by the triggers of migration 0015 (decision 0044). */
+export async function onlineClientCount(db: DbOrTx, projectId: number): Promise<number> {
+  const { rows } = await db.execute<{ n: number }>(
+    sql`select coalesce(sum(delta), 0)::int as n from client_online_deltas where project_id = ${projectId}`,
+  );
+  return rows[0]?.n ?? 0;
 }
 
 export async function listClients(
@@ -116,12 +198,12 @@ export async function listClients(
   caller: Caller,
   projectId: number,
   input: z.input<typeof ClientListQuery>,
-): Promise<Paged<ClientView>> {
+): Promise<ClientPage> {
   const q = parseOrThrow(ClientListQuery, input);
   const { db } = deps.database;
   const nowDate = deps.now();
   await loadProjectAccess(db, caller, projectId, { now: nowDate });
-  const where = [sql`true`];
+  const where: SQL[] = [];
   if (q.q) {
     const p = like(q.q);
     where.push(sql`(c.name ilike ${p} or c.ip ilike ${p} or c.mac ilike ${p})`);
@@ -136,26 +218,36 @@ export async function listClients(
   if (q.kind) where.push(sql`c.kind = ${q.kind}`);
   if (q.sn) where.push(sql`c.sn = ${q.sn.toUpperCase()}`);
   if (q.wired) where.push(sql`c.wired = ${q.wired === 'true'}`);
-  // Offline for longest = left earliest.
-  const flip = q.sort === 'offlineSeconds';
-  const dir = (flip ? q.order === 'asc' : q.order === 'desc') ? 'desc' : 'asc';
-  const order = sql.raw(`${SORT_SQL[q.sort]} ${dir} nulls last, c.mac asc`);
-  const from = sql`(${clientSource(projectId, q.status, nowDate)}) c left join devices d on d.sn = c.sn`;
-  const filter = sql.join(where, sql` and `);
-  const { rows } = await db.execute<ClientRow>(sql`
-    select c.*, d.name as device_name, d.model as device_model, count(*) over () as total
-      from ${from}
-     where ${filter}
+  const source = clientSource(projectId, q.status, nowDate);
+  const k = SORTS[q.status][q.sort];
+  const desc = k.flip ? q.order === 'asc' : q.order === 'desc';
+  const list = `${q.status}:${q.sort}:${q.order}`;
+  const cursor = q.cursor ? decodeCursor(q.cursor, list) : null;
+  const filter = sql.join([source.where, ...where], sql` and `);
+  const page = cursor ? sql.join([filter, afterCursor(k, desc, cursor)], sql` and `) : filter;
+  const order = sql.raw(
+    k.column ? `${k.column} ${desc ? 'desc' : 'asc'} nulls last, c.mac asc` : 'c.mac asc',
+  );
+  const sortKey = k.column ? sql.raw(`(${k.column})::text`) : sql`null::text`;
+  // One row more than the page: whether there is a next page (and its cursor). The total at the
+  // same time: the kept count for the whole online list, a count of the filtered rows otherwise.
+  const [{ rows }, total] = await Promise.all([
+    db.execute<ClientRow>(sql`
+    select ${source.columns}, d.name as device_name, d.model as device_model, ${sortKey} as sort_key
+      from ${source.from}
+     where ${page}
      order by ${order}
-     limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`);
+     limit ${q.pageSize + 1} offset ${cursor ? 0 : (q.page - 1) * q.pageSize}`),
+    q.status === 'online' && where.length === 0
+      ? onlineClientCount(db, projectId)
+      : db
+          .execute<{ n: number }>(sql`select count(*)::int as n from ${source.from} where ${filter}`)
+          .then((r) => r.rows[0].n),
+  ]);
+  const more = rows.length > q.pageSize;
+  if (more) rows.length = q.pageSize;
+  const last = rows.at(-1);
   const now = nowDate.getTime();
-  let total = rows.length ? Number(rows[0].total) : 0;
-  if (!rows.length && q.page > 1) {
-    const { rows: c } = await db.execute<{ n: number }>(
-      sql`select count(*)::int as n from ${from} where ${filter}`,
-    );
-    total = c[0].n;
-  }
   return {
     items: rows.map((r) => ({
       mac: r.mac,
@@ -182,6 +274,7 @@ export async function listClients(
     total,
     page: q.page,
     pageSize: q.pageSize,
+    nextCursor: more && last ? encodeCursor({ l: list, v: last.sort_key, m: last.mac }) : null,
   };
 }
 
@@ -259,10 +352,7 @@ export async function clientStats(
     return rows.map((r) => ({ key: r.k ?? '', count: r.n }));
   };
   const [band, ssid, kind] = await Promise.all([pie('band'), pie('ssid'), pie('kind')]);
-  const { rows: online } = await db.execute<{ n: number }>(sql`
-    select count(*)::int as n from online_clients oc join device_state ds on ds.sn = oc.sn
-      join devices od on od.sn = oc.sn and od.project_id = oc.project_id
-     where oc.project_id = ${projectId} and ds.status not in (0, 9)`);
+  const online = await onlineClientCount(db, projectId);
   const totalSeries = total[0]?.points ?? [];
   return {
     range: q.range,
@@ -274,7 +364,7 @@ export async function clientStats(
     bySsid,
     days: q.days,
     pies: { band, ssid, kind },
-    online: online[0]?.n ?? 0,
+    online,
   };
 }
 

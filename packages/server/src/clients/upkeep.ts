@@ -14,6 +14,7 @@ import { COUNT_TABLE, dropClientsOf, SESSION_TABLE } from './ingest.ts';
  * The clients' recurring upkeep (decision 0035), one durable job every SAMPLE_MS chained by slot
  * keys (like config/convergence.ts, so several instances make one chain):
  * - clients of devices that are no longer online (the away watchdog, a lost broker) leave;
+ * - the kept count of each project's online clients is folded into one row (and set right);
  * - one sample of the clients online per project, band and SSID goes into `client_counts` (the
  *   clients-over-time charts read it);
  * - partitions for today and the next two days exist; those older than RETENTION_DAYS are dropped;
@@ -53,6 +54,13 @@ export function registerClientsUpkeep(runner: JobRunner, database: Database, gat
         ),
       );
     }
+    // The kept counts (decision 0044): each project's delta rows become one, the count of its rows.
+    // One statement, one snapshot: a batch that commits meanwhile keeps its own delta row, which
+    // the count does not include.
+    await tx.execute(sql`
+      with folded as (delete from client_online_deltas returning 1)
+      insert into client_online_deltas (project_id, delta)
+      select project_id, count(*)::int from online_clients group by 1`);
     // The sample is taken at the slot's start, so instances and retries agree on its time.
     const at = new Date(Math.floor(now.getTime() / SAMPLE_MS) * SAMPLE_MS);
     await tx.execute(sql`delete from client_counts where at = ${at.toISOString()}::timestamptz`);

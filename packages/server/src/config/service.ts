@@ -22,6 +22,7 @@ import type { Deps } from '../deps.ts';
 import { selectDevices } from '../devices/row.ts';
 import { loadProjectAccess } from '../projects/access.ts';
 import { type WriteCaller, withProjectWrite } from '../projects/write.ts';
+import { refuseIfOptimising } from '../rf/service.ts';
 import * as repo from './repository.ts';
 import { commitDeviceRevision, type DeviceRow, type RevisionRow } from './repository.ts';
 
@@ -101,6 +102,8 @@ async function commitOnWritePath(
     const current = await deviceIn(write.tx, projectId, sn);
     // SPEC.md §4: a device in local management mode cannot be configured from the cloud.
     if (current.managementMode === ManagementMode.LOCAL) throw new AppError(Codes.LOCAL_MANAGE);
+    // SPEC.md §4: configuring a device while RF optimisation runs on it is blocked (27).
+    await refuseIfOptimising(write.tx, projectId, current.sn);
     const { before, device, revision } = await commitDeviceRevision(write.tx, secretsOf(deps), {
       sn: current.sn,
       projectId,

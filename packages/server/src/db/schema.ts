@@ -5,6 +5,7 @@
 export * from './schema/accounts.ts';
 export * from './schema/alarms.ts';
 export * from './schema/audit.ts';
+export * from './schema/backups.ts';
 export * from './schema/clients.ts';
 export * from './schema/commands.ts';
 export * from './schema/config.ts';
@@ -16,4 +17,6 @@ export * from './schema/maintenance.ts';
 export * from './schema/network.ts';
 export * from './schema/overview.ts';
 export * from './schema/projects.ts';
+export * from './schema/rf.ts';
 export * from './schema/stats.ts';
+export * from './schema/wifi.ts';

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { type Actor, recordAudit } from '../audit/audit.ts';
+import { dropClientsOf } from '../clients/ingest.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { devices } from '../db/schema.ts';
-import { publishEvent } from '../events/bus.ts';
+import { publishEvent, publishEvents } from '../events/bus.ts';
 import * as repo from './repository.ts';
 import { unboundValues } from './service.ts';
 import type { DeviceRow } from './views.ts';
@@ -26,7 +27,14 @@ export async function leaveProject(
   how: { mode: 'unbind' | 'delete'; after?: unknown },
 ): Promise<void> {
   if (how.mode === 'delete') await repo.deleteDevice(tx, device.sn, now);
-  else await tx.update(devices).set(unboundValues(now)).where(eq(devices.sn, device.sn));
+  else {
+    await tx.update(devices).set(unboundValues(now)).where(eq(devices.sn, device.sn));
+    // Its clients leave the project's list with it (a deleted device's go by cascade). On a
+    // savepoint: should their sessions not be written, the clients upkeep job removes them later.
+    await tx
+      .transaction(async (sp) => publishEvents(sp, await dropClientsOf(sp, [device.sn], now)))
+      .catch(() => {});
+  }
   await recordAudit(tx, actor, {
     at: now,
     projectId,

@@ -33,6 +33,7 @@ import { publishEvent } from '../events/bus.ts';
 import { closeDeviceRemoteSessions } from '../maintenance/remote.ts';
 import { compileForJoined } from '../network/service.ts';
 import { loadProjectAccess, type ProjectRow, requireWritable } from '../projects/access.ts';
+import { compileWifiForJoined } from '../wifi/service.ts';
 import { deviceAuditFields, leaveProject } from './leave-project.ts';
 import * as repo from './repository.ts';
 import type { ImportRow } from './spreadsheet.ts';
@@ -67,6 +68,8 @@ interface BindInput {
   name?: string;
   remark?: string;
 }
+
+const unite = (a: readonly string[], b: readonly string[]): string[] => [...new Set([...a, ...b])];
 
 /** SPEC.md: cable-free and traditional WLAN devices cannot be mixed (93). */
 export function checkNetMode(project: ProjectRow, type: string): void {
@@ -252,6 +255,8 @@ export async function addDevice(
     const bound = await bindOne(tx, access.project, body, now);
     // The project's network reaches a device that joins after the last save (decision 0042).
     queued = await compileForJoined(tx, deps, caller, projectId, [bound.sn], now);
+    // And the project's Wi-Fi policies (decision 0047).
+    queued = unite(queued, await compileWifiForJoined(tx, deps, caller, projectId, [bound.sn], now));
     await recordAudit(tx, caller, {
       at: now,
       projectId,
@@ -339,6 +344,7 @@ export async function importDevices(
     }
     if (added.length > 0) {
       queued = await compileForJoined(tx, deps, caller, projectId, added, now);
+      queued = unite(queued, await compileWifiForJoined(tx, deps, caller, projectId, added, now));
       await recordAudit(tx, caller, {
         at: now,
         projectId,

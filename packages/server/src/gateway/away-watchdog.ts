@@ -1,9 +1,11 @@
 import { DeviceStatus, isOfflineStatus } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { dropClientsOf } from '../clients/ingest.ts';
 import type { DbOrTx } from '../db/client.ts';
 import { deviceState, devices } from '../db/schema.ts';
 import { selectDevices } from '../devices/row.ts';
+import { publishEvents } from '../events/bus.ts';
 import { addJobs, type JobRunner } from '../jobs/runner.ts';
 import { statusEvent } from './ingest.ts';
 import { timeOutFinalOutcomes } from './outcomes.ts';
@@ -65,6 +67,13 @@ export function registerAwayWatchdog(
       .where(eq(deviceState.sn, sn));
     await statusEvent(tx, offline, row.status, now);
     await timeOutFinalOutcomes(tx, sn, now);
+    // Its clients leave with it now, not at the next clients upkeep (decision 0044: the list's kept
+    // count then agrees with its rows). On a savepoint: the upkeep job is the fallback.
+    try {
+      await tx.transaction(async (sp) => publishEvents(sp, await dropClientsOf(sp, [sn], now)));
+    } catch (err) {
+      deps.log.warn({ err, sn }, 'clients of a device marked offline not removed; the clients upkeep will');
+    }
     deps.log.warn(
       { sn, status: row.status, lastSeenAt: row.lastSeenAt?.toISOString() ?? null },
       'device did not come back from an upgrade or restart in time; marked offline',

@@ -8,6 +8,7 @@ import type { Database } from '../db/client.ts';
 import { deviceState } from '../db/schema.ts';
 import { checkFirstHello } from '../devices/first-hello.ts';
 import type { EventBus } from '../events/bus.ts';
+import { compileForCloudManaged } from '../network/service.ts';
 import { DEV_SECRET_KEY, Secrets } from '../security/secrets.ts';
 import { EmbeddedBroker } from './broker.ts';
 import { CommandService } from './commands.ts';
@@ -89,6 +90,10 @@ export class Gateway {
           if (kept) await commands.afterHello(kept);
         },
         afterState: (row) => commands.afterState(row),
+        // Back from local management: the project's network at once (decision 0046).
+        onCloudManaged: (tx, projectId, sns, now) =>
+          compileForCloudManaged(tx, commands.secrets, projectId, sns, now),
+        push: (sn) => commands.converge(sn),
       },
       log,
       deps.now,

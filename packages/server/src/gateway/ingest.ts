@@ -10,6 +10,7 @@ import {
   helloSchema,
   isLastWill,
   isOfflineStatus,
+  ManagementMode,
   modelInfo,
   parseDeviceTopic,
   type Reply,
@@ -63,6 +64,14 @@ export interface IngestHooks {
   afterHello(row: DeviceRow): Promise<void>;
   /** After a state message (commands.ts re-sends a pending configuration to an idle device that runs another revision). */
   afterState?(row: DeviceRow): Promise<void>;
+  /**
+   * Devices of a project whose hello or state says they are back from local to cloud management,
+   * in the transaction that stores it (network/service.ts compiles the project's network for them):
+   * answers the SNs to push once it has committed (`push`).
+   */
+  onCloudManaged?(tx: DbOrTx, projectId: number, sns: string[], now: Date): Promise<string[]>;
+  /** Sends a device its pending configuration (commands.ts converge). */
+  push?(sn: string): void;
 }
 
 /** Invariant 3: the configuration status from the desired and reported revisions. */
@@ -253,6 +262,29 @@ export class Ingest {
     private readonly awayDeadlineMs = 900_000,
   ) {
     this.statsWriter = new StatsWriter(database);
+  }
+
+  /**
+   * The devices of `changes` that left local management mode (SPEC.md §4: configurable again) get
+   * their project's network compiled in the same transaction; answers the SNs to push after it.
+   */
+  private async backToCloud(tx: DbOrTx, changes: readonly DeviceChange[], now: Date): Promise<string[]> {
+    if (!this.hooks.onCloudManaged) return [];
+    const byProject = new Map<number, string[]>();
+    for (const { before, after } of changes) {
+      if (
+        after.projectId !== null &&
+        before.managementMode === ManagementMode.LOCAL &&
+        after.managementMode === ManagementMode.CLOUD
+      ) {
+        byProject.set(after.projectId, [...(byProject.get(after.projectId) ?? []), after.sn]);
+      }
+    }
+    const pushed: string[] = [];
+    for (const [projectId, sns] of byProject) {
+      pushed.push(...(await this.hooks.onCloudManaged(tx, projectId, sns, now)));
+    }
+    return pushed;
   }
 
   /**
@@ -557,7 +589,8 @@ export class Ingest {
    * device never seen, one multi-row UPDATE, the status events in one statement.
    */
   private async writeHellos(items: Item<Hello>[]): Promise<DeviceRow[]> {
-    return this.database.db.transaction(async (tx) => {
+    const pushed: string[] = [];
+    const written = await this.database.db.transaction(async (tx) => {
       const locked = await lockDevices(
         tx,
         items.map((i) => i.sn),
@@ -622,8 +655,11 @@ export class Ingest {
       );
       await publishEvents(tx, events);
       await settleFinalOutcomes(tx, changes, this.now());
+      pushed.push(...(await this.backToCloud(tx, changes, this.now())));
       return rows;
     });
+    for (const sn of pushed) this.hooks.push?.(sn);
+    return written;
   }
 
   /**
@@ -631,7 +667,8 @@ export class Ingest {
    * after a hello, or a repeat) writes nothing: last_seen_at then moves with the next telemetry.
    */
   private async writeStates(items: Item<StateMessage>[]): Promise<(DeviceRow | null)[]> {
-    return this.database.db.transaction(async (tx) => {
+    const pushed: string[] = [];
+    const written = await this.database.db.transaction(async (tx) => {
       const locked = await lockDevices(
         tx,
         items.map((i) => i.sn),
@@ -732,8 +769,11 @@ export class Ingest {
       }
       await publishEvents(tx, events);
       await settleFinalOutcomes(tx, changes, this.now());
+      pushed.push(...(await this.backToCloud(tx, changes, this.now())));
       return results;
     });
+    for (const sn of pushed) this.hooks.push?.(sn);
+    return written;
   }
 
   /** Telemetry of many devices: one multi-row UPDATE (rows locked in SN order first). */

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DbOrTx } from '../db/client.ts';
 import { dropPartitionsBefore } from '../db/partitions.ts';
 import { addJobs, type JobRunner } from '../jobs/runner.ts';
+import { runStatsRetention } from '../stats/retention.ts';
 import { DEVICE_EVENTS_TABLE, ensureEventPartitions, forgetKnownPartitions } from './device-events.ts';
 
 /**
@@ -13,7 +14,9 @@ import { DEVICE_EVENTS_TABLE, ensureEventPartitions, forgetKnownPartitions } fro
  *  2. drops whole partitions older than the longest retention any project has (or the default,
  *     which unclaimed devices' events and projects without a choice get),
  *  3. deletes, per project, the device events older than that project's own shorter choice,
- *  4. deletes audit rows older than AUDIT_RETENTION_DAYS (180 days, the longest choice).
+ *  4. deletes audit rows older than AUDIT_RETENTION_DAYS (180 days, the longest choice),
+ *  5. applies the same per-project choice to the statistics and the ended alarms
+ *     (stats/retention.ts, docs/decisions/0045).
  * The partition DDL runs on its own connection (ensureDailyPartitions and dropPartitionsBefore lock
  * per table); the deletes commit with the job.
  */
@@ -30,6 +33,8 @@ export interface RetentionResult {
   droppedPartitions: string[];
   deletedEvents: number;
   deletedAudit: number;
+  deletedStats: number;
+  deletedAlarms: number;
 }
 
 /** One retention pass at `now` (the job's body; tests call it through the runner). */
@@ -58,10 +63,13 @@ export async function runLogRetention(database: Database, tx: DbOrTx, now: Date)
   const audit = await tx.execute(
     sql`delete from audit_log where at < ${iso}::timestamptz - make_interval(days => ${AUDIT_RETENTION_DAYS}::int)`,
   );
+  const stats = await runStatsRetention(database, tx, now);
   return {
-    droppedPartitions,
+    droppedPartitions: [...droppedPartitions, ...stats.droppedPartitions],
     deletedEvents: (chosen.rowCount ?? 0) + (rest.rowCount ?? 0),
     deletedAudit: audit.rowCount ?? 0,
+    deletedStats: stats.deletedRows,
+    deletedAlarms: stats.deletedAlarms,
   };
 }
 
@@ -71,7 +79,13 @@ export function registerLogRetention(
 ): void {
   runner.register(LOG_RETENTION_JOB, async ({ tx, now }) => {
     const result = await runLogRetention(deps.database, tx, now);
-    if (result.droppedPartitions.length || result.deletedEvents || result.deletedAudit) {
+    if (
+      result.droppedPartitions.length ||
+      result.deletedEvents ||
+      result.deletedAudit ||
+      result.deletedStats ||
+      result.deletedAlarms
+    ) {
       deps.log.info(result, 'log retention');
     }
     await addJobs(tx, [{ kind: LOG_RETENTION_JOB, key: slotKey(now), runAt: slotTime(now) }]);

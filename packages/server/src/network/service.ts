@@ -49,6 +49,7 @@ import type { Deps } from '../deps.ts';
 import { type DeviceRow, selectDevices } from '../devices/row.ts';
 import { loadProjectAccess } from '../projects/access.ts';
 import { type WriteCaller, withProjectWrite } from '../projects/write.ts';
+import type { Secrets } from '../security/secrets.ts';
 
 /**
  * The project's network configuration (issue 10, docs/decisions/0038): one document saved as
@@ -64,10 +65,60 @@ import { type WriteCaller, withProjectWrite } from '../projects/write.ts';
 type RevisionRow = typeof networkRevisions.$inferSelect;
 const secretsOf = (deps: Deps) => deps.gateway.commands.secrets;
 
+/**
+ * keepSecrets (a `********` sent back keeps the stored secret) for the network document, with the
+ * tunnel accounts and clients matched by name rather than by position: deleting the first account
+ * must not give the second the first one's password.
+ */
+export function keepNetworkSecrets(incoming: unknown, stored: unknown): unknown {
+  const kept = keepSecrets(incoming, stored) as Record<string, unknown> | null;
+  if (!kept || typeof kept !== 'object' || !incoming || typeof incoming !== 'object') return kept;
+  const inc = incoming as Record<string, unknown>;
+  const old = (stored && typeof stored === 'object' ? stored : {}) as Record<string, unknown>;
+  const byName = (list: unknown, oldList: unknown, name: string): unknown => {
+    if (!Array.isArray(list)) return list;
+    const olds = Array.isArray(oldList) ? (oldList as Record<string, unknown>[]) : [];
+    return list.map((item) => {
+      if (!item || typeof item !== 'object') return item;
+      const it = item as Record<string, unknown>;
+      if (it.password !== REDACTED) return it;
+      const match = olds.find((o) => o && o[name] === it[name]);
+      return { ...it, password: typeof match?.password === 'string' ? match.password : '' };
+    });
+  };
+  for (const key of ['pppoeServer', 'pptpServer', 'l2tpServer']) {
+    const server = inc[key] as Record<string, unknown> | null | undefined;
+    if (server && typeof server === 'object' && kept[key]) {
+      const oldServer = old[key] as Record<string, unknown> | null | undefined;
+      kept[key] = {
+        ...(kept[key] as Record<string, unknown>),
+        accounts: byName(server.accounts, oldServer?.accounts, 'username'),
+      };
+    }
+  }
+  for (const key of ['pptpClients', 'l2tpClients']) {
+    if (Array.isArray(inc[key])) kept[key] = byName(inc[key], old[key], 'name');
+  }
+  return kept;
+}
+
 /** What a device of each kind takes from the network document. */
 export type Role = 'gateway' | 'switch' | 'ap';
 const SECTIONS: Record<Role, string[]> = {
-  gateway: ['wan', 'lan', 'vlans', 'dhcpPools', 'staticRoutes', 'portMappings'],
+  gateway: [
+    'wan',
+    'lan',
+    'vlans',
+    'dhcpPools',
+    'staticRoutes',
+    'portMappings',
+    'guest',
+    'pppoeServer',
+    'pptpServer',
+    'l2tpServer',
+    'pptpClients',
+    'l2tpClients',
+  ],
   // The switch's management VLAN is its `switch` section's (decision 0042), never a top-level copy.
   switch: ['vlans', 'switch.managementVlan'],
   ap: ['managementVlan'],
@@ -105,6 +156,14 @@ export function compile(
     if (doc.dhcpPools.length) out.dhcpPools = doc.dhcpPools.map((p) => clean({ ...p }));
     if (doc.staticRoutes.length) out.staticRoutes = doc.staticRoutes.map((r) => clean({ ...r }));
     if (doc.portMappings.length) out.portMappings = doc.portMappings.map((m) => ({ ...m }));
+    // The guest network, the PPPoE / PPTP / L2TP servers and the tunnel clients (decision 0046).
+    if (doc.guest) out.guest = { ...doc.guest };
+    for (const key of ['pppoeServer', 'pptpServer', 'l2tpServer'] as const) {
+      const server = doc[key];
+      if (server) out[key] = { ...server, accounts: server.accounts.map((a) => ({ ...a })) };
+    }
+    if (doc.pptpClients.length) out.pptpClients = doc.pptpClients.map((c) => ({ ...c }));
+    if (doc.l2tpClients.length) out.l2tpClients = doc.l2tpClients.map((c) => ({ ...c }));
   } else if (role === 'switch') {
     // The VLANs exist on the switch; which of its ports carry them is the switch's own port settings.
     if (doc.vlans.length) {
@@ -208,8 +267,13 @@ interface Compiled {
  * Answers each configurable member's compiled document (local-management members are left out), so
  * that a save compiles and opens every device's document once.
  */
-function check(doc: NetworkDocument, members: readonly Member[], deps: Deps): Compiled[] {
-  const failure = validateNetworkDocument(doc, rulesOf(members));
+function check(
+  doc: NetworkDocument,
+  members: readonly Member[],
+  deps: Deps,
+  previous?: NetworkDocument,
+): Compiled[] {
+  const failure = validateNetworkDocument(doc, { ...rulesOf(members), previous });
   if (failure) {
     throw new AppError(failure.code as ErrorCode, failure.message, {
       [`document.${failure.path}`]: failure.message,
@@ -321,12 +385,11 @@ export async function previewNetwork(
   const { db } = deps.database;
   await loadProjectAccess(db, caller, projectId, { now: deps.now() });
   const stored = await latest(db, projectId);
-  const doc = NetworkDocument.parse(
-    keepSecrets(body.document, stored ? secretsOf(deps).openDocument(stored.document) : null),
-  );
+  const opened = stored ? secretsOf(deps).openDocument(stored.document) : null;
+  const doc = NetworkDocument.parse(keepNetworkSecrets(body.document, opened));
   const members = await membersOf(db, projectId);
   const changed = new Set(
-    check(doc, members, deps)
+    check(doc, members, deps, openDoc(deps, stored))
       .filter((c) => c.changed)
       .map((c) => c.member.row.sn),
   );
@@ -360,9 +423,9 @@ async function commit(
       }
       const stored = before ? secrets.openDocument(before.document) : null;
       const raw = await change.document(write.tx, openDoc(deps, before));
-      const doc = parseOrThrow(NetworkDocument, keepSecrets(raw, stored));
+      const doc = parseOrThrow(NetworkDocument, keepNetworkSecrets(raw, stored));
       const members = await membersOf(write.tx, projectId, true);
-      const compiled = check(doc, members, deps);
+      const compiled = check(doc, members, deps, before ? openDoc(deps, before) : undefined);
       const hash = await configHash(doc);
       const next = head + 1;
       await write.tx.insert(networkRevisions).values({
@@ -419,7 +482,7 @@ async function commit(
  * and a warning `network-not-applied` event in the project's log says why; the next network save
  * refuses with that code until it is fixed. Answers the SNs to push once the caller has committed.
  */
-export async function compileForJoined(
+export function compileForJoined(
   tx: DbOrTx,
   deps: Pick<Deps, 'gateway'>,
   caller: Pick<WriteCaller, 'accountId' | 'account'>,
@@ -427,15 +490,53 @@ export async function compileForJoined(
   sns: readonly string[],
   now: Date,
 ): Promise<string[]> {
+  return compileFor(tx, secretsOf(deps as Deps), caller, projectId, sns, now, 'joined the project');
+}
+
+/**
+ * A device switched from local management back to cloud management (its hello or state says so)
+ * gets the project's current network at once, like a device that joins (decision 0046): called
+ * by the device ingest in the transaction that stores the new mode; answers the SNs to push once
+ * it has committed.
+ */
+export function compileForCloudManaged(
+  tx: DbOrTx,
+  secrets: Secrets,
+  projectId: number,
+  sns: readonly string[],
+  now: Date,
+): Promise<string[]> {
+  return compileFor(
+    tx,
+    secrets,
+    { accountId: null, account: 'system' },
+    projectId,
+    sns,
+    now,
+    'back in cloud management',
+  );
+}
+
+async function compileFor(
+  tx: DbOrTx,
+  secrets: Secrets,
+  caller: Pick<NewDeviceRevision['author'], 'accountId' | 'account'>,
+  projectId: number,
+  sns: readonly string[],
+  now: Date,
+  why: string,
+): Promise<string[]> {
   if (sns.length === 0) return [];
   const head = await latest(tx, projectId);
   if (!head) return [];
-  const doc = openDoc(deps as Deps, head);
+  const doc = NetworkDocument.parse(secrets.openDocument(head.document));
   const wanted = new Set(sns);
   const queued: NewDeviceRevision[] = [];
   for (const m of await membersOf(tx, projectId)) {
     if (!wanted.has(m.row.sn) || m.row.managementMode === ManagementMode.LOCAL) continue;
-    const current = currentDocument(deps as Deps, m.row);
+    const current = m.row.desiredConfig
+      ? (secrets.openDocument(m.row.desiredConfig) as Record<string, unknown>)
+      : {};
     const compiled = compile(doc, m.role, current, m.info);
     const parsed = deviceConfigSchema.safeParse(compiled);
     const failure = parsed.success
@@ -465,12 +566,12 @@ export async function compileForJoined(
       projectId,
       document: compiled,
       author: caller,
-      reason: `Network revision ${head.revision} (joined the project)`,
+      reason: `Network revision ${head.revision} (${why})`,
       now,
     });
   }
   // An import of many devices writes their revisions in a few multi-row statements.
-  await commitDeviceRevisions(tx, secretsOf(deps as Deps), queued);
+  await commitDeviceRevisions(tx, secrets, queued);
   return queued.map((q) => q.sn);
 }
 

@@ -3,6 +3,7 @@ import { callerOf } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
+import * as screen from './data-screen.ts';
 import * as service from './service.ts';
 
 const tags = ['overview'];
@@ -51,5 +52,35 @@ export async function overviewRoutes(app: App, deps: Deps): Promise<void> {
     },
     async (request) =>
       ok(await service.saveDataScreen(deps, callerOf(request), request.params.id, request.body)),
+  );
+
+  app.get(
+    R.dataScreenOnline.path,
+    {
+      schema: {
+        tags,
+        summary:
+          'Devices online over time: per bucket of the range (12h, 24h, 72h: 5 minutes; 7d, 30d: 1 hour), the devices that reported telemetry in it',
+        params: R.dataScreenOnline.params,
+        querystring: R.dataScreenOnline.query,
+        response: { 200: envelope(R.dataScreenOnline.response) },
+      },
+    },
+    async (request) =>
+      ok(await screen.getOnlineSeries(deps, callerOf(request), request.params.id, request.query)),
+  );
+
+  app.get(
+    R.dataScreenMap.path,
+    {
+      schema: {
+        tags,
+        summary:
+          "The data screen's countries with the devices of the caller's projects located there (the project location's country)",
+        params: R.dataScreenMap.params,
+        response: { 200: envelope(R.dataScreenMap.response) },
+      },
+    },
+    async (request) => ok(await screen.getDataScreenMap(deps, callerOf(request), request.params.id)),
   );
 }

@@ -18,6 +18,7 @@ import type { Caller } from '../auth/principal.ts';
 import type { DbOrTx } from '../db/client.ts';
 import type { Deps } from '../deps.ts';
 import { toStats } from '../overview/stats.ts';
+import { recompileWifiForTimeZone } from '../wifi/service.ts';
 import {
   loadProjectAccess,
   type ProjectAccess,
@@ -159,13 +160,14 @@ export async function createProject(
 }
 
 export async function updateProject(
-  deps: ServiceDeps,
+  deps: ServiceDeps & Pick<Deps, 'gateway'>,
   caller: Caller,
   id: number,
   input: UpdateProjectBody,
 ): Promise<ProjectView> {
   const changes = parseOrThrow(UpdateProjectBody, input);
   const now = deps.now();
+  let pushed: string[] = [];
   const access = await mapNameRace(() =>
     deps.database.db.transaction(async (tx) => {
       const current = requireWritable(await loadProjectAccess(tx, caller, id, { now, lock: 'update' }));
@@ -183,6 +185,10 @@ export async function updateProject(
         throw nameTakenError(patch.name);
       }
       const project = await repo.updateProject(tx, id, { ...patch, updatedAt: now });
+      // The Wi-Fi timer shutdown runs on the project's clock: its devices take the new zone (decision 0047).
+      if (patch.timeZone !== undefined) {
+        pushed = await recompileWifiForTimeZone(tx, deps, caller, id, patch.timeZone, now);
+      }
       await recordAudit(tx, caller, {
         at: now,
         projectId: id,
@@ -195,6 +201,7 @@ export async function updateProject(
       return { ...current, project };
     }),
   );
+  for (const sn of pushed) deps.gateway.commands.converge(sn);
   return toProjectView(access, await repo.deviceCountOf(deps.database.db, id));
 }
 

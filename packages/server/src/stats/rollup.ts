@@ -1,3 +1,11 @@
+import {
+  DeviceType,
+  STATS_RANGE_LEVEL,
+  STATS_RANGE_MS,
+  STATS_RANGES,
+  STATS_TOP,
+  type StatsRange,
+} from '@beacon/protocol';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DbOrTx } from '../db/client.ts';
@@ -25,8 +33,19 @@ export const ROLLUP_INTERVAL_MS = 60_000;
 /** Time a telemetry batch may take between its `now` and its commit. */
 const LATE_MS = 120_000;
 const DAY_MS = 86_400_000;
+/** Devices that serve clients over the air: the Status screen's "top APs". */
+export const AP_TYPES: readonly string[] = [
+  DeviceType.AP,
+  DeviceType.MESH,
+  DeviceType.WROUTER,
+  DeviceType.V7,
+];
 
-/** Days each table keeps (see docs/monitoring-storage.md). */
+/**
+ * Days each table keeps at most (see docs/monitoring-storage.md). Each project's log retention
+ * choice cuts its rows sooner, and the hourly partitions go past the longest choice any project has
+ * (stats/retention.ts, run hourly by the log-retention job).
+ */
 export const STATS_RETENTION_DAYS = {
   raw: 3,
   '5m': 8,
@@ -61,7 +80,6 @@ const PARTITIONED: { table: string; keep: number }[] = [
   { table: 'stats_dim_1h', keep: STATS_RETENTION_DAYS['1h'] },
   { table: 'stats_project_1h', keep: STATS_RETENTION_DAYS['1h'] },
 ];
-const DAILY_TABLES = ['stats_device_1d', 'stats_dim_1d', 'stats_project_1d'];
 
 const floorTo = (ms: number, seconds: number) => Math.floor(ms / (seconds * 1000)) * seconds * 1000;
 const ceilTo = (ms: number, seconds: number) => Math.ceil(ms / (seconds * 1000)) * seconds * 1000;
@@ -82,9 +100,7 @@ export async function maintainPartitions(database: Database, now: Date): Promise
     await ensureDailyPartitions(database.pool, table, from, ahead);
     dropped.push(...(await dropPartitionsBefore(database.pool, table, oldest)));
   }
-  const cutoff = new Date(floorTo(now.getTime(), 86_400) - STATS_RETENTION_DAYS['1d'] * DAY_MS).toISOString();
-  for (const table of DAILY_TABLES)
-    await database.pool.query(`delete from ${table} where bucket < $1::timestamptz`, [cutoff]);
+  // The daily tables (not partitioned) and the per-project choices: stats/retention.ts, hourly.
   return { dropped };
 }
 
@@ -138,6 +154,15 @@ function projectRollupSql(spec: LevelSpec): string {
       tx_bytes = excluded.tx_bytes, wan_rx_bytes = excluded.wan_rx_bytes, wan_tx_bytes = excluded.wan_tx_bytes`;
 }
 
+/** A project's radio and SSID series: the sum over its devices (what the Device data charts read). */
+function projectDimRollupSql(level: StatsLevel): string {
+  return `insert into stats_project_dim_${level} (bucket, project_id, kind, key, clients, rx_bytes, tx_bytes)
+    select bucket, project_id, kind, key, sum(clients_avg), sum(rx_bytes), sum(tx_bytes) from stats_dim_${level}
+     where kind in ('radio', 'ssid') and bucket >= $1::timestamptz and bucket < $2::timestamptz group by 1, 2, 3, 4
+    on conflict (project_id, bucket, kind, key) do update set clients = excluded.clients,
+      rx_bytes = excluded.rx_bytes, tx_bytes = excluded.tx_bytes`;
+}
+
 async function exec(db: DbOrTx, text: string, params: unknown[]): Promise<void> {
   // Placeholders $1, $2 become drizzle parameters.
   const parts = text.split(/\$(\d)/);
@@ -172,6 +197,7 @@ export async function rollUp(db: DbOrTx, now: Date): Promise<Record<StatsLevel, 
     await exec(db, deviceRollupSql(spec), params);
     await exec(db, dimRollupSql(spec), params);
     await exec(db, projectRollupSql(spec), params);
+    if (spec.level !== '5m') await exec(db, projectDimRollupSql(spec.level), params);
     const mark = Math.max(start, floorTo(Math.min(sourceMark, end), spec.seconds));
     await db.execute(
       sql`insert into stats_watermarks (level, done_until) values (${spec.level}, ${new Date(mark).toISOString()}::timestamptz)
@@ -180,7 +206,86 @@ export async function rollUp(db: DbOrTx, now: Date): Promise<Record<StatsLevel, 
     out[spec.level] = new Date(mark);
     sourceMark = mark;
   }
+  await refreshTopLists(db, now, out);
   return out;
+}
+
+/** How far a range's top lists may be from the reader's clock and still be read (else computed). */
+export const TOP_FRESH_MS = 3 * ROLLUP_INTERVAL_MS;
+
+/** Which rollup a range's top lists read, and where that range starts at `now` (stats/service.ts). */
+export function topWindow(range: StatsRange, now: number): { level: '1h' | '1d'; start: number } {
+  const level = STATS_RANGE_LEVEL[range].level === '5m' ? '1h' : '1d';
+  const ms = level === '1h' ? 3_600_000 : DAY_MS;
+  return { level, start: Math.floor((now - STATS_RANGE_MS[range]) / ms) * ms };
+}
+
+/**
+ * The top lists of every project and range (decision 0044), in the rollup's transaction: each
+ * device's sums over the range's final buckets (before the level's watermark) are kept in
+ * `stats_device_span` and recomputed only when the range's start or the watermark moves (hourly,
+ * or daily for 7 d and 30 d); every run adds the buckets after the watermark and ranks the devices
+ * of each project (clients, CPU, memory, traffic; clients and traffic among APs for Status).
+ */
+export async function refreshTopLists(db: DbOrTx, now: Date, marks: Record<StatsLevel, Date>): Promise<void> {
+  const t = now.getTime();
+  const state = (await db.execute(
+    sql`select range, top_start, span_end from stats_top_state`,
+  )) as unknown as { rows: { range: string; top_start: string | Date; span_end: string | Date }[] };
+  const known = new Map(
+    state.rows.map((r) => [r.range, `${new Date(r.top_start).getTime()}|${new Date(r.span_end).getTime()}`]),
+  );
+  for (const range of STATS_RANGES) {
+    const { level, start } = topWindow(range, t);
+    const spanEnd = Math.max(start, Math.min(marks[level].getTime(), t));
+    const table = sql.raw(`stats_device_${level}`);
+    const from = new Date(start).toISOString();
+    const to = new Date(spanEnd).toISOString();
+    if (known.get(range) !== `${start}|${spanEnd}`) {
+      await db.execute(sql`delete from stats_device_span where range = ${range}`);
+      await db.execute(sql`
+        insert into stats_device_span (range, project_id, sn, samples, clients_w, cpu_w, memory_w, bytes)
+        select ${range}, project_id, sn, sum(samples), sum(clients_avg * samples), sum(cpu_avg * samples),
+               sum(memory_avg * samples), sum(rx_bytes + tx_bytes)
+          from ${table} where bucket >= ${from}::timestamptz and bucket < ${to}::timestamptz
+         group by project_id, sn`);
+    }
+    await db.execute(sql`delete from stats_top where range = ${range}`);
+    await db.execute(sql`
+      insert into stats_top (range, project_id, sn, clients, cpu, memory, bytes, rank_clients, rank_cpu,
+                             rank_memory, rank_bytes, rank_ap_clients, rank_ap_bytes)
+      with sums as (
+        select project_id, sn, sum(samples) as n, sum(cw) as cw, sum(pw) as pw, sum(mw) as mw, sum(b) as bytes
+          from (select project_id, sn, samples, clients_w as cw, cpu_w as pw, memory_w as mw, bytes as b
+                  from stats_device_span where range = ${range}
+                union all
+                select project_id, sn, samples, clients_avg * samples, cpu_avg * samples, memory_avg * samples,
+                       rx_bytes + tx_bytes
+                  from ${table} where bucket >= ${to}::timestamptz and bucket < ${now.toISOString()}::timestamptz) t
+         group by project_id, sn having sum(samples) > 0),
+      v as (
+        select s.project_id, s.sn, d.type in (select jsonb_array_elements_text(${JSON.stringify(AP_TYPES)}::jsonb)) as ap,
+               s.cw / s.n as clients, s.pw / s.n as cpu, s.mw / s.n as memory, s.bytes
+          from sums s join devices d on d.sn = s.sn and d.project_id = s.project_id),
+      ranked as (
+        select v.*,
+               row_number() over (partition by project_id order by clients desc, sn) as rc,
+               row_number() over (partition by project_id order by cpu desc, sn) as rp,
+               row_number() over (partition by project_id order by memory desc, sn) as rm,
+               row_number() over (partition by project_id order by bytes desc, sn) as rb,
+               row_number() over (partition by project_id, ap order by clients desc, sn) as rac,
+               row_number() over (partition by project_id, ap order by bytes desc, sn) as rab
+          from v)
+      select ${range}, project_id, sn, clients, cpu, memory, bytes, rc, rp, rm, rb,
+             case when ap then rac end, case when ap then rab end
+        from ranked
+       where least(rc, rp, rm, rb) <= ${STATS_TOP} or (ap and least(rac, rab) <= ${STATS_TOP})`);
+    await db.execute(sql`
+      insert into stats_top_state (range, top_start, span_end, computed_at)
+      values (${range}, ${from}::timestamptz, ${to}::timestamptz, ${now.toISOString()}::timestamptz)
+      on conflict (range) do update set top_start = excluded.top_start, span_end = excluded.span_end,
+        computed_at = excluded.computed_at`);
+  }
 }
 
 const slotKey = (at: Date) => `${STATS_ROLLUP_JOB}:${Math.floor(at.getTime() / ROLLUP_INTERVAL_MS) + 1}`;

@@ -2,7 +2,6 @@ import {
   AppError,
   Codes,
   type DeviceStatsView,
-  DeviceType,
   type NamedSeries,
   type ProjectStatsView,
   parseOrThrow,
@@ -21,6 +20,7 @@ import type { DbOrTx } from '../db/client.ts';
 import type { Deps } from '../deps.ts';
 import { normaliseSn } from '../devices/service.ts';
 import { loadProjectAccess } from '../projects/access.ts';
+import { AP_TYPES, TOP_FRESH_MS } from './rollup.ts';
 
 /**
  * Reads of the statistics (docs/decisions/0034). Which table a range reads:
@@ -36,8 +36,6 @@ type ServiceDeps = Pick<Deps, 'database' | 'now'>;
 
 /** The offline statuses (SPEC.md §4: 0 and 9) as an SQL array. */
 const OFFLINE_SQL = sql.raw('array[0, 9]');
-/** Devices that serve clients over the air: the Status screen's "top APs". */
-const AP_TYPES: string[] = [DeviceType.AP, DeviceType.MESH, DeviceType.WROUTER, DeviceType.V7];
 
 interface Window {
   range: StatsRange;
@@ -108,14 +106,74 @@ interface TopRow {
   memory: number;
 }
 
+type TopOrder = 'clients' | 'bytes' | 'cpu' | 'memory';
+
+type KeptLists = Partial<Record<`${'' | 'ap_'}${TopOrder}`, TopRow[]>>;
+
+/**
+ * The top lists as the rollup job ranked them (stats_top, decision 0044), all of a range in one
+ * query, when it ranked this range's window (same start) lately; null otherwise (then each list is
+ * computed here). `ap`: the Status screen's lists among APs (clients, bytes), else the four lists.
+ */
+async function keptTop(
+  db: DbOrTx,
+  projectId: number,
+  w: Window,
+  limit: number,
+  ap: boolean,
+): Promise<KeptLists | null> {
+  const orders: TopOrder[] = ap ? ['clients', 'bytes'] : ['clients', 'bytes', 'cpu', 'memory'];
+  const ranks = orders.map((o) => `t.rank_${ap ? 'ap_' : ''}${o}`);
+  const list = await rows<Record<string, unknown>>(
+    db,
+    sql`select st.top_start, st.computed_at, t.sn, d.name, d.model, d.type, t.clients, t.bytes, t.cpu, t.memory,
+               ${sql.raw(ranks.map((r, i) => `${r} as r${i}`).join(', '))}
+          from stats_top_state st
+          left join stats_top t on t.range = st.range and t.project_id = ${projectId}
+               and least(${sql.raw(ranks.join(', '))}) <= ${limit}
+          left join devices d on d.sn = t.sn and d.project_id = t.project_id
+         where st.range = ${w.range}`,
+  );
+  const state = list[0];
+  if (
+    !state ||
+    new Date(state.top_start as string).getTime() !== w.topStart ||
+    Math.abs(w.now - new Date(state.computed_at as string).getTime()) > TOP_FRESH_MS
+  )
+    return null;
+  const ranked = list.filter((r) => r.sn !== null && r.name !== null);
+  const out: KeptLists = {};
+  orders.forEach((o, i) => {
+    out[`${ap ? 'ap_' : ''}${o}`] = ranked
+      .filter((r) => r[`r${i}`] !== null && Number(r[`r${i}`]) <= limit)
+      .sort((a, b) => Number(a[`r${i}`]) - Number(b[`r${i}`]))
+      .map(topRow);
+  });
+  return out;
+}
+
+const topRow = (r: Record<string, unknown>): TopRow => ({
+  sn: String(r.sn),
+  name: String(r.name),
+  model: String(r.model),
+  type: String(r.type),
+  clients: round(Number(r.clients)),
+  bytes: Number(r.bytes),
+  cpu: round(Number(r.cpu)),
+  memory: round(Number(r.memory)),
+});
+
 async function topDevices(
   db: DbOrTx,
   projectId: number,
   w: Window,
-  order: 'clients' | 'bytes' | 'cpu' | 'memory',
+  order: TopOrder,
   limit: number,
-  types?: string[],
+  types?: readonly string[],
+  kept?: KeptLists | null,
 ): Promise<TopRow[]> {
+  const keptList = kept?.[`${types === AP_TYPES ? 'ap_' : ''}${order}`];
+  if (keptList) return keptList;
   const table = sql.raw(`stats_device_${w.topLevel}`);
   const orderBy = sql.raw(order);
   const typeFilter = types
@@ -134,16 +192,7 @@ async function topDevices(
         group by s.sn, d.name, d.model, d.type
         order by ${orderBy} desc, s.sn limit ${limit}`,
   );
-  return list.map((r) => ({
-    sn: String(r.sn),
-    name: String(r.name),
-    model: String(r.model),
-    type: String(r.type),
-    clients: round(Number(r.clients)),
-    bytes: Number(r.bytes),
-    cpu: round(Number(r.cpu)),
-    memory: round(Number(r.memory)),
-  }));
+  return list.map(topRow);
 }
 
 const round = (v: number, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;
@@ -165,21 +214,25 @@ export async function statusSummary(
 ): Promise<StatusSummaryView> {
   const { w } = await access(deps, caller, projectId, input);
   const { db } = deps.database;
-  const byType = await rows<{ type: string; online: number; offline: number; clients: number }>(
-    db,
-    sql`select d.type,
+  const table = sql.raw(`stats_project_${w.level}`);
+  // Three independent reads at once (each its own pooled connection).
+  const [byType, wanRows, kept] = await Promise.all([
+    rows<{ type: string; online: number; offline: number; clients: number }>(
+      db,
+      sql`select d.type,
           count(*) filter (where not (s.status = any(${OFFLINE_SQL})))::int as online,
           count(*) filter (where s.status = any(${OFFLINE_SQL}))::int as offline,
           coalesce(sum(s.client_count) filter (where not (s.status = any(${OFFLINE_SQL}))), 0)::int as clients
         from devices d join device_state s on s.sn = d.sn
         where d.project_id = ${projectId} group by d.type order by d.type`,
-  );
-  const table = sql.raw(`stats_project_${w.level}`);
-  const wanRows = await rows<{ bucket: string | Date; rx: unknown; tx: unknown }>(
-    db,
-    sql`select bucket, wan_rx_bytes as rx, wan_tx_bytes as tx from ${table}
+    ),
+    rows<{ bucket: string | Date; rx: unknown; tx: unknown }>(
+      db,
+      sql`select bucket, wan_rx_bytes as rx, wan_tx_bytes as tx from ${table}
         where project_id = ${projectId} and bucket >= ${iso(w.start)}::timestamptz and bucket < ${iso(w.now)}::timestamptz`,
-  );
+    ),
+    keptTop(db, projectId, w, 5, true),
+  ]);
   const wanBy = new Map(wanRows.map((r) => [new Date(r.bucket).getTime(), r]));
   const wan = bucketsOf(w.start, w.now, w.bucketMs).map((at) => {
     const r = wanBy.get(at);
@@ -190,8 +243,8 @@ export async function statusSummary(
     };
   });
   const [topByClients, topByThroughput] = await Promise.all([
-    topDevices(db, projectId, w, 'clients', 5, AP_TYPES),
-    topDevices(db, projectId, w, 'bytes', 5, AP_TYPES),
+    topDevices(db, projectId, w, 'clients', 5, AP_TYPES, kept),
+    topDevices(db, projectId, w, 'bytes', 5, AP_TYPES, kept),
   ]);
   return {
     range: w.range,
@@ -249,11 +302,24 @@ export async function projectStats(
   const { w } = await access(deps, caller, projectId, input);
   const { db } = deps.database;
   const table = sql.raw(`stats_project_${w.level}`);
-  const list = await rows<Record<string, unknown>>(
-    db,
-    sql`select bucket, cpu_avg, memory_avg, clients, rx_bytes, tx_bytes from ${table}
+  const dimTable = sql.raw(`stats_project_dim_${w.topLevel}`);
+  const topMs = w.topLevel === '1h' ? 3_600_000 : 86_400_000;
+  // Independent reads at once (each its own pooled connection).
+  const [list, kept, dims] = await Promise.all([
+    rows<Record<string, unknown>>(
+      db,
+      sql`select bucket, cpu_avg, memory_avg, clients, rx_bytes, tx_bytes from ${table}
         where project_id = ${projectId} and bucket >= ${iso(w.start)}::timestamptz and bucket < ${iso(w.now)}::timestamptz`,
-  );
+    ),
+    keptTop(db, projectId, w, STATS_TOP, false),
+    // The project's own band and SSID rollup (decision 0044): one row per bucket and key.
+    rows<{ kind: string; bucket: string; key: string; clients: unknown; rx: unknown; tx: unknown }>(
+      db,
+      sql`select kind, bucket, key, clients, rx_bytes as rx, tx_bytes as tx
+        from ${dimTable} where project_id = ${projectId}
+          and bucket >= ${iso(w.topStart)}::timestamptz and bucket < ${iso(w.now)}::timestamptz`,
+    ),
+  ]);
   const by = new Map(list.map((r) => [new Date(r.bucket as string).getTime(), r]));
   const points: StatsPoint[] = bucketsOf(w.start, w.now, w.bucketMs).map((at) => {
     const r = by.get(at);
@@ -267,27 +333,11 @@ export async function projectStats(
     };
   });
   const [cpu, memory, clients, traffic] = await Promise.all([
-    topDevices(db, projectId, w, 'cpu', STATS_TOP),
-    topDevices(db, projectId, w, 'memory', STATS_TOP),
-    topDevices(db, projectId, w, 'clients', STATS_TOP),
-    topDevices(db, projectId, w, 'bytes', STATS_TOP),
+    topDevices(db, projectId, w, 'cpu', STATS_TOP, undefined, kept),
+    topDevices(db, projectId, w, 'memory', STATS_TOP, undefined, kept),
+    topDevices(db, projectId, w, 'clients', STATS_TOP, undefined, kept),
+    topDevices(db, projectId, w, 'bytes', STATS_TOP, undefined, kept),
   ]);
-  const dimTable = sql.raw(`stats_dim_${w.topLevel}`);
-  const topMs = w.topLevel === '1h' ? 3_600_000 : 86_400_000;
-  const dims = await rows<{
-    kind: string;
-    bucket: string;
-    key: string;
-    clients: unknown;
-    rx: unknown;
-    tx: unknown;
-  }>(
-    db,
-    sql`select kind, bucket, key, sum(clients_avg) as clients, sum(rx_bytes) as rx, sum(tx_bytes) as tx
-        from ${dimTable} where project_id = ${projectId} and kind in ('radio', 'ssid')
-          and bucket >= ${iso(w.topStart)}::timestamptz and bucket < ${iso(w.now)}::timestamptz
-        group by kind, bucket, key`,
-  );
   const dimBuckets = bucketsOf(w.topStart, w.now, topMs);
   const dw = { bucketMs: topMs, now: w.now };
   return {

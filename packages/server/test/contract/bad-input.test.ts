@@ -339,7 +339,8 @@ const UNWATCHED = new Set(['jobs']);
  * clients, and the alarms their events raise): no request writes these, and a device's timing is
  * not a bad request storing something.
  */
-const DEVICE_WRITTEN = /^(device_events|stats_|online_clients|client_sessions|client_counts|alarms$)/;
+const DEVICE_WRITTEN =
+  /^(device_events|stats_|online_clients|client_sessions|client_counts|client_online_deltas|alarms$)/;
 
 let fingerprintSql: string | undefined;
 async function fingerprint(): Promise<Record<string, string>> {

@@ -1,12 +1,15 @@
 import { buildFirmwareImage, isDemoProjectId } from '@beacon/protocol';
 import * as XLSX from '@e965/xlsx';
 import { asc, eq, inArray } from 'drizzle-orm';
+import { buildBackupFile } from '../../src/backups/file.ts';
 import {
   accounts,
   alarmSettings,
   alarms,
   alarmWindows,
+  backupSettings,
   clientBlacklist,
+  configBackups,
   configRevisions,
   dataScreens,
   devices,
@@ -18,7 +21,10 @@ import {
   projects,
   projectTransfers,
   rebootSchedules,
+  rfRuns,
+  rfSettings,
   shareOffers,
+  wifiRevisions,
 } from '../../src/db/schema.ts';
 import { selectDevices } from '../../src/devices/row.ts';
 import { insertDevice } from '../devices.helpers.ts';
@@ -934,6 +940,217 @@ const networkResource: ContractResource = {
   ],
 };
 
+/** A Wi-Fi policy with every field a client may send (WPA2 enterprise guest network for one AP). */
+const wifiPolicyBody = (sn: string, n = 1) => ({
+  name: `contract_${n}`,
+  ssid: `Contract-${n}`,
+  encryption: 8,
+  cipher: 'aes',
+  password: '',
+  keyUpdateInterval: 3600,
+  vlan: 30,
+  maxClients: 32,
+  hidden: false,
+  guest: true,
+  guestRateKbps: 4096,
+  clientIsolation: true,
+  radius: { ip: '10.0.0.5', port: 1812, password: 'radius-secret' },
+  bands: ['2.4G', '5G'],
+  scope: 'devices',
+  devices: [sn],
+  schedule: [{ start: '01:00', end: '05:00' }],
+  signalExtension: true,
+  enabled: true,
+});
+
+/** Wi-Fi policies (src/wifi/, decision 0047): an AP and revision 1 with policy 1 for all devices. */
+const wifiResource: ContractResource = {
+  name: 'wifi',
+  async setup(world) {
+    const sn = contractSn('W');
+    const seen = new Date();
+    await insertDevice(world.server.database, {
+      sn,
+      projectId: world.projectId,
+      model: 'BA-W1200C',
+      type: 'ap',
+      status: 0,
+      firstSeenAt: seen,
+      lastSeenAt: seen,
+    });
+    await world.server.database.db
+      .insert(wifiRevisions)
+      .values({
+        projectId: world.projectId,
+        revision: 1,
+        document: {
+          policies: [
+            {
+              id: 1,
+              name: 'office',
+              ssid: 'Office',
+              encryption: 2,
+              cipher: 'aes',
+              password: 'office-passphrase',
+              bands: ['2.4G'],
+              maxClients: 32,
+            },
+          ],
+        },
+        hash: 'd'.repeat(64),
+        authorName: 'contract',
+      })
+      // The demo project is shared by every test: its revision 1 is made once.
+      .onConflictDoNothing();
+    return { sn };
+  },
+  async state(ctx) {
+    const { db } = ctx.server.database;
+    return {
+      revisions: await db.select().from(wifiRevisions).where(eq(wifiRevisions.projectId, ctx.projectId)),
+      device: await db
+        .select({ revision: devices.desiredRevision, config: devices.desiredConfig })
+        .from(devices)
+        .where(eq(devices.sn, ctx.fixture.sn as string)),
+    };
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/wifi',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/wifi`,
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/wifi',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/wifi`,
+      body: (c) => ({
+        expectedRevision: 1,
+        document: { policies: [wifiPolicyBody(c.fixture.sn as string)] },
+        reason: 'contract',
+      }),
+      invalid: [
+        {
+          label: 'a stale revision',
+          body: { expectedRevision: 0, document: { policies: [] } },
+          code: 5120,
+        },
+        {
+          label: 'two policies of one SSID',
+          body: {
+            expectedRevision: 1,
+            document: {
+              policies: [
+                { name: 'a', ssid: 'Same', encryption: 0, bands: ['2.4G'], maxClients: 10 },
+                { name: 'b', ssid: 'Same', encryption: 0, bands: ['2.4G'], maxClients: 10 },
+              ],
+            },
+          },
+          code: 24,
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/wifi/policies',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/wifi/policies`,
+      body: (c) => ({
+        expectedRevision: 1,
+        policy: wifiPolicyBody(c.fixture.sn as string, 2),
+        reason: 'contract',
+      }),
+      invalid: [
+        {
+          label: 'a reserved name',
+          body: {
+            expectedRevision: 1,
+            policy: { name: 'app_default_1', ssid: 'X', encryption: 0, bands: ['2.4G'], maxClients: 10 },
+          },
+          code: 5044,
+        },
+        {
+          label: 'a short password',
+          body: {
+            expectedRevision: 1,
+            policy: {
+              name: 'x',
+              ssid: 'X',
+              encryption: 2,
+              cipher: 'aes',
+              password: 'short',
+              bands: ['2.4G'],
+            },
+          },
+          code: 6,
+        },
+      ],
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/wifi/policies/:policyId',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/wifi/policies/1`,
+      body: (c) => ({
+        expectedRevision: 1,
+        policy: wifiPolicyBody(c.fixture.sn as string),
+        reason: 'contract',
+      }),
+      invalid: [
+        {
+          label: 'overlapping timer shutdown periods',
+          body: {
+            expectedRevision: 1,
+            policy: {
+              name: 'office',
+              ssid: 'Office',
+              encryption: 0,
+              bands: ['2.4G'],
+              maxClients: 10,
+              schedule: [
+                { start: '01:00', end: '03:00' },
+                { start: '02:00', end: '04:00' },
+              ],
+            },
+          },
+          code: 59,
+        },
+      ],
+    },
+    {
+      method: 'DELETE',
+      pattern: '/api/v1/projects/:id/wifi/policies/:policyId',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/wifi/policies/1?expectedRevision=1`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/wifi/revisions',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/wifi/revisions`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/wifi/diff',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/wifi/diff?from=1&to=1`,
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/wifi/rollback',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/wifi/rollback`,
+      body: () => ({ revision: 1, expectedRevision: 1, reason: 'contract' }),
+      invalid: [
+        { label: 'a revision that does not exist', body: { revision: 7, expectedRevision: 1 }, code: 5033 },
+        { label: 'a stale revision', body: { revision: 1, expectedRevision: 0 }, code: 5120 },
+      ],
+    },
+  ],
+};
+
 /** Alarms (src/alarms/): a device with one unread alarm, and a maintenance window. */
 const alarmResource: ContractResource = {
   name: 'alarms',
@@ -1363,6 +1580,18 @@ const overviewResource: ContractResource = {
       path: (c) => `/projects/${c.projectId}/data-screen`,
     },
     {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/data-screen/online',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/data-screen/online?range=24h`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/data-screen/map',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/data-screen/map`,
+    },
+    {
       method: 'PUT',
       pattern: '/api/v1/projects/:id/data-screen',
       access: 'write',
@@ -1473,6 +1702,330 @@ const dhcpServerResource: ContractResource = {
   ],
 };
 
+/**
+ * Configuration backups (src/backups/, decision 0049): an offline AP (a backup request waits for it,
+ * a restore is a pending revision), an AP of another model, two synchronized backups of the first.
+ */
+const backupResource: ContractResource = {
+  name: 'backups',
+  async setup(world) {
+    const sn = contractSn('K');
+    const other = contractSn('L');
+    const seen = new Date();
+    const { db } = world.server.database;
+    for (const [s, model] of [
+      [sn, 'BA-W1200C'],
+      [other, 'BA-W3000X'],
+    ] as const) {
+      await insertDevice(world.server.database, {
+        sn: s,
+        projectId: world.projectId,
+        model,
+        type: 'ap',
+        mac: 'AA:BB:CC:00:11:22',
+        status: 0,
+        firstSeenAt: seen,
+        lastSeenAt: seen,
+      });
+    }
+    const secrets = world.server.gateway.commands.secrets;
+    const facts = {
+      sn,
+      model: 'BA-W1200C',
+      mac: 'AA:BB:CC:00:11:22',
+      firmware: '4.3.0',
+      revision: 1,
+      takenAt: seen,
+    };
+    const ids: number[] = [];
+    for (const name of ['Lobby', 'Lobby 2']) {
+      const built = await buildBackupFile(secrets, facts, { name, admin: { password: 'Contract#123' } });
+      const [row] = await db
+        .insert(configBackups)
+        .values({
+          projectId: world.projectId,
+          sn,
+          model: 'BA-W1200C',
+          mac: facts.mac,
+          type: 'general',
+          trigger: 'manual',
+          status: 'synchronized',
+          revision: 1,
+          configHash: built.configHash,
+          fileName: `${name.replace(' ', '_')}.json`,
+          size: built.bytes.length,
+          checksum: built.checksum,
+          content: built.bytes,
+          requestedBy: 'contract',
+          // Older than the 3-minute interval, so a backup request of the device goes through.
+          requestedAt: new Date(seen.getTime() - 600_000),
+          takenAt: new Date(seen.getTime() - 600_000),
+        })
+        .returning({ id: configBackups.id });
+      ids.push(row.id);
+    }
+    const upload = await buildBackupFile(secrets, facts, { name: 'Uploaded' });
+    return { sn, other, backupId: ids[0], otherId: ids[1], upload: upload.bytes.toString('utf8') };
+  },
+  async state(ctx) {
+    const { db } = ctx.server.database;
+    return {
+      backups: await db
+        .select()
+        .from(configBackups)
+        .where(eq(configBackups.projectId, ctx.projectId))
+        .orderBy(asc(configBackups.id)),
+      settings: await db.select().from(backupSettings).where(eq(backupSettings.projectId, ctx.projectId)),
+      devices: await db
+        .select({ sn: devices.sn, revision: devices.desiredRevision, config: devices.desiredConfig })
+        .from(devices)
+        .where(eq(devices.projectId, ctx.projectId))
+        .orderBy(asc(devices.sn)),
+    };
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/backups',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/backups?type=general&page=1&pageSize=20`,
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/backups',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/backups`,
+      body: (c) => ({ sns: [c.fixture.sn], type: 'general', confirmOverwrite: false }),
+      invalid: [
+        { label: 'no device', body: { sns: [] }, code: 16 },
+        { label: 'an unknown type', body: { sns: ['ABCDEFGHIJKLMNOP'], type: 'weekly' }, code: 16 },
+      ],
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/backups/upload',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/backups/upload?confirmOverwrite=false`,
+      body: (c) => {
+        const form = new FormData();
+        form.append('file', new Blob([c.fixture.upload as string]), 'uploaded.json');
+        return form;
+      },
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/backups/settings',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/backups/settings`,
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/backups/settings',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/backups/settings`,
+      body: () => ({ afterChange: true, everyHours: 24 }),
+      invalid: [{ label: 'every 5 hours', body: { afterChange: false, everyHours: 5 }, code: 16 }],
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/backups/:backupId',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/backups/${c.fixture.backupId}`,
+    },
+    {
+      method: 'PATCH',
+      pattern: '/api/v1/projects/:id/backups/:backupId',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/backups/${c.fixture.backupId}`,
+      body: () => ({ type: 'restore_point', confirmOverwrite: false }),
+      invalid: [{ label: 'an unknown type', body: { type: 'daily' }, code: 16 }],
+    },
+    {
+      method: 'DELETE',
+      pattern: '/api/v1/projects/:id/backups/:backupId',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/backups/${c.fixture.backupId}`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/backups/:backupId/file',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/backups/${c.fixture.backupId}/file`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/backups/:backupId/compare',
+      access: 'read',
+      path: (c) =>
+        `/projects/${c.projectId}/backups/${c.fixture.backupId}/compare?other=${c.fixture.otherId}`,
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/backups/:backupId/restore',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/backups/${c.fixture.backupId}/restore`,
+      body: (c) => ({ sn: c.fixture.sn }),
+      invalid: [{ label: 'a device not in the project', body: { sn: 'NOSUCHDEVICE0001' }, code: 5033 }],
+    },
+  ],
+};
+
+/** RF optimisation (src/rf/, decision 0048): two online APs and a finished run for the log. */
+const rfResource: ContractResource = {
+  name: 'rf',
+  async setup(world) {
+    const seen = new Date();
+    const sns = [contractSn('R'), contractSn('R')];
+    for (const sn of sns) {
+      await insertDevice(world.server.database, {
+        sn,
+        projectId: world.projectId,
+        model: 'BA-W1200C',
+        type: 'ap',
+        status: 1,
+        firstSeenAt: seen,
+        lastSeenAt: seen,
+      });
+    }
+    const [run] = await world.server.database.db
+      .insert(rfRuns)
+      .values({
+        projectId: world.projectId,
+        kind: 'auto',
+        state: 'completed',
+        progress: 100,
+        devices: sns,
+        authorName: 'contract',
+        startedAt: seen,
+        deadlineAt: seen,
+        finishedAt: seen,
+      })
+      .returning();
+    return { sns, runId: run!.id };
+  },
+  async state(ctx) {
+    const { db } = ctx.server.database;
+    return {
+      settings: await db.select().from(rfSettings).where(eq(rfSettings.projectId, ctx.projectId)),
+      runs: await db.select().from(rfRuns).where(eq(rfRuns.projectId, ctx.projectId)).orderBy(asc(rfRuns.id)),
+      devices: await db
+        .select({ revision: devices.desiredRevision, config: devices.desiredConfig })
+        .from(devices)
+        .where(inArray(devices.sn, ctx.fixture.sns as string[]))
+        .orderBy(asc(devices.sn)),
+    };
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/rf',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/rf`,
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/rf/country',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/rf/country`,
+      body: () => ({ country: 'US' }),
+      invalid: [{ label: 'a country that is no ISO code', body: { country: 'XX' }, code: 5270 }],
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/rf/radios',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/rf/radios`,
+      body: (c) => ({
+        sns: [(c.fixture.sns as string[])[0]],
+        radios: [
+          { band: '2.4G', channel: 6, width: 20, power: 18, accessThreshold: -75 },
+          { band: '5G', channel: 36, width: 40, power: 20 },
+        ],
+      }),
+      invalid: [
+        {
+          label: 'channel 14 (not allowed in CN)',
+          body: { sns: ['CONTRACTAP000001'], radios: [{ band: '2.4G', channel: 14, width: 20, power: 18 }] },
+          code: 5340,
+        },
+        {
+          label: 'no AP',
+          body: { sns: [], radios: [{ band: '2.4G', channel: 6, width: 20, power: 18 }] },
+          code: 5344,
+        },
+        {
+          label: 'a transmit power of 30',
+          body: { sns: ['CONTRACTAP000001'], radios: [{ band: '2.4G', channel: 6, width: 20, power: 30 }] },
+          code: 16,
+        },
+        {
+          label: 'an access threshold of −95',
+          body: {
+            sns: ['CONTRACTAP000001'],
+            radios: [{ band: '2.4G', channel: 6, width: 20, power: 18, accessThreshold: -95 }],
+          },
+          code: 16,
+        },
+      ],
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/rf/roaming',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/rf/roaming`,
+      body: (c) => ({
+        devices: [
+          {
+            sn: (c.fixture.sns as string[])[1],
+            accessThreshold: -72,
+            bandSteering: true,
+            loadBalanceClients: 30,
+          },
+        ],
+      }),
+      invalid: [
+        {
+          label: 'load balancing at 200 clients',
+          body: {
+            devices: [{ sn: 'CONTRACTAP000001', bandSteering: false, loadBalanceClients: 200 }],
+          },
+          code: 47,
+        },
+      ],
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/rf/optimise',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/rf/optimise`,
+      body: () => ({}),
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/rf/runs',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/rf/runs`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/rf/runs/:runId',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/rf/runs/${c.fixture.runId}`,
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/rf/schedule',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/rf/schedule`,
+      body: () => ({ enabled: true, days: [1, 3, 5], time: '03:30' }),
+      invalid: [
+        { label: 'no day', body: { enabled: true, days: [], time: '03:30' }, code: 5343 },
+        { label: 'a time of 25:00', body: { enabled: true, days: [1], time: '25:00' }, code: 5343 },
+      ],
+    },
+  ],
+};
+
 export const CONTRACT_RESOURCES: ContractResource[] = [
   projectResource,
   sharingResource,
@@ -1485,7 +2038,10 @@ export const CONTRACT_RESOURCES: ContractResource[] = [
   logResource,
   alarmResource,
   networkResource,
+  wifiResource,
   switchResource,
   dhcpServerResource,
+  rfResource,
   overviewResource,
+  backupResource,
 ];

@@ -5,7 +5,7 @@ import {
   type RouteResponse,
   routePath,
 } from '@beacon/protocol';
-import type { RequestOptions } from './client.ts';
+import { buildQuery, type RequestOptions } from './client.ts';
 import { client } from './index.ts';
 
 /**
@@ -28,6 +28,10 @@ export function uploadToRoute<R extends RouteContract>(
   route: R,
   params: Record<string, string | number>,
   form: FormData,
+  query?: RouteQuery<R>,
 ): Promise<RouteResponse<R>> {
-  return client.upload<RouteResponse<R>>(routePath(route, params), form);
+  return client.upload<RouteResponse<R>>(
+    `${routePath(route, params)}${buildQuery(query as RequestOptions['query'])}`,
+    form,
+  );
 }

@@ -1,23 +1,20 @@
-import { type LiveEvent, PLATFORM_ROUTES, routeUrl } from '@beacon/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { subscribeProjectEvents, watchConnection } from '../../live/events.ts';
 
 /**
- * Live updates (DESIGN.md): one WebSocket to /api/v1/events; on a status, inventory or command
- * event of the project the device queries are invalidated, so the screen updates without a
+ * Live updates (DESIGN.md): the page's one WebSocket to /api/v1/events, shared with the alarm badge
+ * and screen (live/events.ts, which reconnects with a growing delay); on a status, inventory or
+ * command event of the project the device queries are invalidated, so the screen updates without a
  * reload. Invalidations are batched (at most every 300 ms) so a fleet rebooting at once does not
- * refetch thousands of times. Reconnects with a growing delay.
+ * refetch thousands of times.
  */
 export function useLiveDeviceEvents(projectId: number | undefined): boolean {
   const queryClient = useQueryClient();
   const [connected, setConnected] = useState(false);
   useEffect(() => {
     if (projectId === undefined) return;
-    let socket: WebSocket | null = null;
-    let stopped = false;
-    let retry: ReturnType<typeof setTimeout> | undefined;
     let flush: ReturnType<typeof setTimeout> | undefined;
-    let delay = 500;
     const pending = new Set<string>();
     let logs = false;
     let clientsChanged = false;
@@ -38,58 +35,39 @@ export function useLiveDeviceEvents(projectId: number | undefined): boolean {
         pending.clear();
       }, 300);
     };
-    const open = () => {
-      const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
-      socket = new WebSocket(`${scheme}://${window.location.host}${routeUrl(PLATFORM_ROUTES.events)}`);
-      socket.onopen = () => {
-        delay = 500;
-        setConnected(true);
-        // Anything that happened while away: refetch once.
+    const unsubscribe = subscribeProjectEvents(projectId, (event) => {
+      if (event.type === 'hello') {
+        // (Re)connected: anything that happened while away, refetched once.
         queryClient.invalidateQueries({ queryKey: ['devices', projectId] });
-      };
-      socket.onmessage = (message) => {
-        let event: LiveEvent;
-        try {
-          event = JSON.parse(String(message.data)) as LiveEvent;
-        } catch {
-          return;
-        }
-        if (event.type === 'hello' || event.projectId !== projectId) return;
-        // Alarm events have their own subscribers (features/alarms).
-        if (event.type === 'alarm' || event.type === 'alarm.read') return;
-        if (event.type === 'device.event') {
-          // A device reported an event: the Log screen's device log (features/logs) shows it.
-          logs = true;
-          schedule();
-          return;
-        }
-        if (event.type === 'stats.updated') {
-          // New statistics (throttled per project by the server): the stats screens refetch.
-          queryClient.invalidateQueries({ queryKey: ['stats', projectId] });
-          return;
-        }
-        if (event.type === 'clients.changed') {
-          // Online clients joined, left or were forced off (features/clients).
-          clientsChanged = true;
-          schedule();
-          return;
-        }
-        pending.add(event.sn);
+        return;
+      }
+      // Alarm events have their own subscribers (features/alarms).
+      if (event.type === 'alarm' || event.type === 'alarm.read') return;
+      if (event.type === 'device.event') {
+        // A device reported an event: the Log screen's device log (features/logs) shows it.
+        logs = true;
         schedule();
-      };
-      socket.onclose = () => {
-        setConnected(false);
-        if (stopped) return;
-        retry = setTimeout(open, delay);
-        delay = Math.min(delay * 2, 15_000);
-      };
-    };
-    open();
+        return;
+      }
+      if (event.type === 'stats.updated') {
+        // New statistics (throttled per project by the server): the stats screens refetch.
+        queryClient.invalidateQueries({ queryKey: ['stats', projectId] });
+        return;
+      }
+      if (event.type === 'clients.changed') {
+        // Online clients joined, left or were forced off (features/clients).
+        clientsChanged = true;
+        schedule();
+        return;
+      }
+      pending.add(event.sn);
+      schedule();
+    });
+    const unwatch = watchConnection(setConnected);
     return () => {
-      stopped = true;
-      clearTimeout(retry);
       clearTimeout(flush);
-      socket?.close();
+      unwatch();
+      unsubscribe();
     };
   }, [projectId, queryClient]);
   return connected;

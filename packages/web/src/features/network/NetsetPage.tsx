@@ -12,9 +12,20 @@ import { useTranslation } from 'react-i18next';
 import { checkRule } from '../../forms/checkRule.ts';
 import { blankToUndefined, dnsOf, maskOf, maskText } from './fields.ts';
 import { NetworkPage, type SectionProps } from './NetworkPage.tsx';
+import {
+  GuestCard,
+  TUNNEL_CLIENT_LISTS,
+  TUNNEL_PATHS,
+  TUNNEL_SERVERS,
+  TunnelClientsCard,
+  TunnelServerCard,
+  type TunnelValues,
+  tunnelDocument,
+  tunnelValues,
+} from './TunnelCards.tsx';
 import { checkDocument } from './useNetwork.ts';
 
-interface Values {
+interface Values extends TunnelValues {
   type: WanConnectionType | 'none';
   ip: string;
   mask: string;
@@ -37,6 +48,7 @@ function NetsetSection({ view, writable, apply }: SectionProps) {
   const [saving, setSaving] = useState(false);
   const type = Form.useWatch('type', form);
   const { wan, lan } = view.document;
+  const doc = view.document;
 
   useEffect(() => {
     form.setFieldsValue({
@@ -50,8 +62,9 @@ function NetsetSection({ view, writable, apply }: SectionProps) {
       password: wan?.password ?? '',
       lanIp: lan?.ip ?? '',
       lanMask: maskText(lan?.mask ?? 24),
+      ...tunnelValues(doc),
     });
-  }, [form, wan, lan]);
+  }, [form, wan, lan, doc]);
 
   const candidate = (x: Values): NetworkDocumentInput => {
     const isStatic = STATIC.includes(x.type);
@@ -71,14 +84,15 @@ function NetsetSection({ view, writable, apply }: SectionProps) {
               password: isPppoe ? blankToUndefined(x.password) : undefined,
             },
       lan: blankToUndefined(x.lanIp) ? { ip: x.lanIp.trim(), mask: maskOf(x.lanMask) ?? 24 } : null,
+      ...tunnelDocument(x),
     };
   };
 
+  const SHOWN = ['wan', 'lan', 'vlans', ...TUNNEL_PATHS];
+
   const onValuesChange = () => {
     const f = checkDocument(view, candidate(form.getFieldsValue(true)));
-    setFailure(
-      f && (f.path.startsWith('wan') || f.path.startsWith('lan') || f.path.startsWith('vlans')) ? f : null,
-    );
+    setFailure(f && SHOWN.some((p) => f.path === p || f.path.startsWith(`${p}.`)) ? f : null);
   };
 
   const submit = async () => {
@@ -211,6 +225,21 @@ function NetsetSection({ view, writable, apply }: SectionProps) {
           </Card>
         </Col>
       </Row>
+      <Row gutter={[16, 16]} style={{ marginTop: 16 }}>
+        <Col xs={24} lg={12}>
+          <GuestCard form={form} />
+        </Col>
+        {TUNNEL_SERVERS.map((kind) => (
+          <Col xs={24} lg={12} key={kind}>
+            <TunnelServerCard form={form} kind={kind} />
+          </Col>
+        ))}
+        {TUNNEL_CLIENT_LISTS.map((kind) => (
+          <Col xs={24} key={kind}>
+            <TunnelClientsCard kind={kind} />
+          </Col>
+        ))}
+      </Row>
       {failure && (
         <Alert
           type="error"
@@ -234,7 +263,10 @@ function NetsetSection({ view, writable, apply }: SectionProps) {
   );
 }
 
-/** /manage/networkconf/netset: the gateway's Internet (WAN) connection and its LAN. */
+/**
+ * /manage/networkconf/netset: the gateway's Internet (WAN) connection and its LAN, guest network,
+ * PPPoE / PPTP / L2TP servers and PPTP / L2TP clients.
+ */
 export function NetsetPage() {
   const { t } = useTranslation();
   return (

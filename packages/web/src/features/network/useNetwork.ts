@@ -37,7 +37,7 @@ export function useNetwork() {
 
 /**
  * The same check the server applies (protocol validateNetworkDocument with the project's VLAN
- * range and gateway ports), run on the document a form would save.
+ * range, gateway ports and stored revision), run on the document a form would save.
  */
 export function checkDocument(view: NetworkView, doc: NetworkDocumentInput): NetworkCheck {
   const parsed = NetworkDocument.safeParse(doc);
@@ -49,5 +49,10 @@ export function checkDocument(view: NetworkView, doc: NetworkDocumentInput): Net
       path: issue?.path.join('.') ?? '',
     } as NetworkCheck;
   }
-  return validateNetworkDocument(parsed.data, { vlanRange: view.vlanRange, gatewayPorts: view.gatewayPorts });
+  // The stored revision's networks are the configured ones: a clash is shown at the changed network.
+  return validateNetworkDocument(parsed.data, {
+    vlanRange: view.vlanRange,
+    gatewayPorts: view.gatewayPorts,
+    previous: view.document,
+  });
 }

@@ -27,19 +27,28 @@ import { canWrite, useCurrentProject } from '../../session/currentProject.ts';
 import { formatDateTime } from '../../util/format.ts';
 import { useAlarmUnreadCount } from '../alarms/useAlarmUnreadCount.ts';
 import { useLiveDeviceEvents } from '../devices/useLiveEvents.ts';
-import { dataScreenKey, overviewApi, overviewKey, REFRESH_MS } from './api.ts';
-import { CountryMarkers } from './CountryMarkers.tsx';
+import {
+  dataScreenKey,
+  dataScreenMapKey,
+  onlineSeriesKey,
+  overviewApi,
+  overviewKey,
+  REFRESH_MS,
+} from './api.ts';
 import { DataScreenSettings } from './DataScreenSettings.tsx';
 import { HealthTag } from './HealthTag.tsx';
+import { OnlineChart } from './OnlineChart.tsx';
 import { TypeChart } from './TypeChart.tsx';
+import { WorldMap } from './WorldMap.tsx';
 
 const SCREEN_BG = '#061428';
 const TEXT = '#e6f4ff';
 
 /**
  * The data screen (SPEC.md §2 /overview/preview/datascreen; docs/decisions/0041): a dashboard for a
- * wall display with the project's title and subtitle, its counters, a chart by device type and the
- * chosen countries. Refreshes by itself every 30 s and on the project's live device events.
+ * wall display with the project's title and subtitle, its counters, devices online over 24 hours
+ * (stored statistics), a chart by device type and a world map with the chosen countries' device
+ * counts (docs/decisions/0045). Refreshes by itself every 30 s and on the project's live events.
  */
 export function DataScreenPage() {
   const { t } = useTranslation();
@@ -64,6 +73,22 @@ export function DataScreenPage() {
     queryKey: dataScreenKey(projectId),
     queryFn: () => overviewApi.dataScreen(projectId!),
     enabled: projectId !== undefined,
+    refetchInterval: REFRESH_MS,
+    refetchIntervalInBackground: true,
+  });
+
+  const online = useQuery({
+    queryKey: onlineSeriesKey(projectId),
+    queryFn: () => overviewApi.online(projectId!),
+    enabled: projectId !== undefined,
+    refetchInterval: REFRESH_MS,
+    refetchIntervalInBackground: true,
+  });
+  const map = useQuery({
+    // The countries come from the settings: a save refetches the counts.
+    queryKey: [...dataScreenMapKey(projectId), settings.data?.countries.join(',') ?? ''],
+    queryFn: () => overviewApi.map(projectId!),
+    enabled: projectId !== undefined && settings.data !== undefined,
     refetchInterval: REFRESH_MS,
     refetchIntervalInBackground: true,
   });
@@ -180,19 +205,32 @@ export function DataScreenPage() {
               </Card>
             </Col>
           ))}
-          <Col xs={24} lg={16}>
-            <Card size="small" title={t('dataScreen.chart')} style={{ background: 'rgba(255,255,255,0.04)' }}>
+          <Col xs={24} lg={12}>
+            <Card
+              size="small"
+              title={t('dataScreen.onlineChart')}
+              style={{ background: 'rgba(255,255,255,0.04)', height: '100%' }}
+            >
+              <OnlineChart series={online.data} />
+            </Card>
+          </Col>
+          <Col xs={24} lg={12}>
+            <Card
+              size="small"
+              title={t('dataScreen.chart')}
+              style={{ background: 'rgba(255,255,255,0.04)', height: '100%' }}
+            >
               <TypeChart byType={overview.data?.byType ?? []} />
             </Card>
           </Col>
-          <Col xs={24} lg={8}>
+          <Col span={24}>
             <Card
               size="small"
               title={t('dataScreen.map')}
               extra={stats ? <HealthTag health={stats.health} testId="data-screen-health" dark /> : null}
-              style={{ background: 'rgba(255,255,255,0.04)', height: '100%' }}
+              style={{ background: 'rgba(255,255,255,0.04)' }}
             >
-              <CountryMarkers countries={settings.data?.countries ?? []} />
+              <WorldMap countries={map.data?.countries ?? []} loading={!map.data} />
             </Card>
           </Col>
         </Row>

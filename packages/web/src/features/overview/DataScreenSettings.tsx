@@ -99,6 +99,7 @@ export function DataScreenSettings({
             options={options}
             placeholder={t('dataScreen.countriesPlaceholder')}
             showSearch={{ optionFilterProp: 'label' }}
+            aria-label={t('dataScreen.countries')}
             data-testid="data-screen-countries"
           />
         </Form.Item>

@@ -1,3 +1,4 @@
+import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { type DhcpServerConfig, type DhcpServerView, validateDhcpServerConfig } from '@beacon/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Col, Form, Input, InputNumber, Row, Select, Space, Switch, Tag } from 'antd';
@@ -132,7 +133,6 @@ export function DhcpServerPanel({
       {failure && ['enabled', 'vlan'].includes(failure.path) ? (
         <div role="alert">{failure.message}</div>
       ) : null}
-      {failure?.path.startsWith('staticLeases') ? <div role="alert">{failure.message}</div> : null}
       <Row gutter={12}>
         {item(
           'enabled',
@@ -236,6 +236,11 @@ export function DhcpServerPanel({
           </Space.Compact>,
         )}
       </Row>
+      <StaticLeases
+        leases={draft.staticLeases}
+        failure={failure?.path.startsWith('staticLeases.') ? failure : null}
+        onChange={(staticLeases) => set({ staticLeases })}
+      />
       <Button
         type="primary"
         data-testid="dhcp-save"
@@ -246,5 +251,84 @@ export function DhcpServerPanel({
         {t('dhcpServer.save')}
       </Button>
     </Form>
+  );
+}
+
+type Lease = DhcpServerConfig['staticLeases'][number];
+
+/**
+ * The pool's static leases (a MAC always given the same IP): edited in the form, each checked as
+ * the user types with the same rules as the server and the device (inside the pool 108, each IP
+ * 105 and MAC 106 once); the failure is shown on the lease's own field.
+ */
+function StaticLeases({
+  leases,
+  failure,
+  onChange,
+}: {
+  leases: Lease[];
+  failure: { path: string; message: string; code: number } | null;
+  onChange(next: Lease[]): void;
+}) {
+  const { t } = useTranslation();
+  const edit = (i: number, patch: Partial<Lease>) =>
+    onChange(leases.map((l, j) => (j === i ? { ...l, ...patch } : l)));
+  const field = (i: number, key: 'mac' | 'ip' | 'name', label: string) => {
+    const bad = failure?.path === `staticLeases.${i}.${key}`;
+    return (
+      <Form.Item
+        label={label}
+        htmlFor={`dhcp-lease-${i}-${key}`}
+        validateStatus={bad ? 'error' : undefined}
+        help={bad ? `${failure!.message} (${failure!.code})` : undefined}
+      >
+        <Input
+          id={`dhcp-lease-${i}-${key}`}
+          data-testid={`dhcp-lease-${i}-${key}`}
+          value={leases[i]![key]}
+          onChange={(e) => edit(i, { [key]: e.target.value })}
+        />
+      </Form.Item>
+    );
+  };
+  return (
+    <fieldset style={{ border: 0, padding: 0, margin: '0 0 16px' }} data-testid="dhcp-leases">
+      <legend style={{ fontSize: 14, marginBottom: 8 }}>{t('dhcpServer.staticLeases')}</legend>
+      {leases.length === 0 ? <p>{t('dhcpServer.noLeases')}</p> : null}
+      {leases.map((_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a lease has no identity of its own while typed
+        <Row gutter={8} key={i} align="bottom">
+          <Col xs={24} sm={8}>
+            {field(i, 'mac', t('dhcpServer.leaseMac'))}
+          </Col>
+          <Col xs={24} sm={7}>
+            {field(i, 'ip', t('dhcpServer.leaseIp'))}
+          </Col>
+          <Col xs={20} sm={7}>
+            {field(i, 'name', t('dhcpServer.leaseName'))}
+          </Col>
+          <Col xs={4} sm={2}>
+            <Form.Item>
+              <Button
+                type="text"
+                icon={<MinusCircleOutlined />}
+                aria-label={t('dhcpServer.removeLease')}
+                data-testid={`dhcp-lease-${i}-remove`}
+                onClick={() => onChange(leases.filter((__, j) => j !== i))}
+              />
+            </Form.Item>
+          </Col>
+        </Row>
+      ))}
+      <Button
+        type="dashed"
+        icon={<PlusOutlined />}
+        data-testid="dhcp-lease-add"
+        disabled={leases.length >= 256}
+        onClick={() => onChange([...leases, { mac: '', ip: '', name: '' }])}
+      >
+        {t('dhcpServer.addLease')}
+      </Button>
+    </fieldset>
   );
 }
