@@ -130,6 +130,11 @@ export function toSimpleStatus(status: number): SimpleStatus {
   }
 }
 
+/** Every code of a reachable device (the simpler status "online"), for queries that need the list. */
+export const ONLINE_STATUSES: readonly DeviceStatus[] = DEVICE_STATUSES.filter(
+  (s) => toSimpleStatus(s) === SimpleStatus.ONLINE,
+);
+
 /** Offline codes (0 and its variant 9). */
 export const isOfflineStatus = (status: number): boolean =>
   status === DeviceStatus.OFFLINE || status === DeviceStatus.OFFLINE_VARIANT;

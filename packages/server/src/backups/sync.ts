@@ -4,12 +4,12 @@ import {
   BackupType,
   Codes,
   configHash,
-  DeviceStatus,
   errorMessage,
   getConfigReplySchema,
   LIMITS,
   ManagementMode,
   NetMode,
+  ONLINE_STATUSES,
 } from '@beacon/protocol';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { recordAudits } from '../audit/audit.ts';
@@ -36,6 +36,9 @@ import { pruneGeneral } from './repository.ts';
  * gives up on rows whose device stayed away for a day, puts back rows an instance left
  * synchronizing, and kicks the sender. Requests kick it at once after their commit.
  */
+
+/** A device in any online state (ONLINE_NOT_SAVED too: it has just applied a change) answers get-config. */
+const ONLINE_CODES = sql.raw(ONLINE_STATUSES.join(', '));
 
 export const CONFIG_BACKUP_JOB = 'config-backup';
 const INTERVAL_MS = 10_000;
@@ -126,7 +129,7 @@ export class BackupSync {
         select c.id from config_backups c
         join devices d on d.sn = c.sn and d.project_id = c.project_id
         join device_state s on s.sn = c.sn
-        where c.status = 'unsynchronized' and s.status = ${DeviceStatus.ONLINE}
+        where c.status = 'unsynchronized' and s.status in (${ONLINE_CODES})
         order by c.requested_at, c.id
         limit ${BATCH}
         for update of c skip locked
@@ -318,7 +321,7 @@ export async function scheduleAutomatic(tx: Tx, now: Date): Promise<number> {
     from backup_settings bs
     join projects p on p.id = bs.project_id and p.net_mode = ${NetMode.WLAN} and not p.is_demo
     join devices d on d.project_id = bs.project_id and d.management_mode = ${ManagementMode.CLOUD}
-    join device_state s on s.sn = d.sn and s.status = ${DeviceStatus.ONLINE}
+    join device_state s on s.sn = d.sn and s.status in (${ONLINE_CODES})
     where (bs.after_change or bs.every_hours > 0)
       and not exists (
         select 1 from config_backups b where b.project_id = d.project_id and b.sn = d.sn

@@ -1,4 +1,4 @@
-import { DeviceStatus, type ProjectStats, type TypeStats } from '@beacon/protocol';
+import { DeviceStatus, ONLINE_STATUSES, type ProjectStats, type TypeStats } from '@beacon/protocol';
 import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { deviceState, devices } from '../db/schema.ts';
@@ -10,16 +10,7 @@ import { deviceState, devices } from '../db/schema.ts';
  * rebooting). clients: what the online devices reported last (an offline device has none now).
  */
 const status = sql`coalesce(${deviceState.status}, ${DeviceStatus.OFFLINE})`;
-const ONLINE_CODES = sql.raw(
-  [
-    DeviceStatus.ONLINE,
-    DeviceStatus.UPGRADE_DONE,
-    DeviceStatus.UPLOADING,
-    DeviceStatus.UPLOAD_SUCCESS,
-    DeviceStatus.UPLOAD_FAILED,
-    DeviceStatus.ONLINE_NOT_SAVED,
-  ].join(', '),
-);
+const ONLINE_CODES = sql.raw(ONLINE_STATUSES.join(', '));
 const OFFLINE_CODES = sql.raw([DeviceStatus.OFFLINE, DeviceStatus.OFFLINE_VARIANT].join(', '));
 const isOnline = sql`${status} in (${ONLINE_CODES})`;
 const isOffline = sql`${status} in (${OFFLINE_CODES})`;
