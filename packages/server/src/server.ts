@@ -24,6 +24,7 @@ import { DEV_SECRET_KEY, Secrets } from './security/secrets.ts';
 import { seedDemoProjects } from './seed.ts';
 import { registerSharingJobs } from './sharing/expiry.ts';
 import { registerStatsRollup, startStatsRollup } from './stats/rollup.ts';
+import { seedDemoWifiPolicies } from './wifi/demo.ts';
 
 export interface RunningServer {
   app: App;
@@ -70,8 +71,9 @@ export async function startServer(
   // Device events land in daily partitions: today's must exist before the first device speaks.
   await ensureEventPartitions(database, now());
   const gateway = await Gateway.start({ config, database, bus, log: logger, now });
+  const deps = { config, database, mailer, bus, gateway, now };
   const app = await buildApp({
-    deps: { config, database, mailer, bus, gateway, now },
+    deps,
     logger,
   });
   const jobs = createJobRunner({ database, now, log: logger, pollMs: config.jobPollMs });
@@ -102,6 +104,7 @@ export async function startServer(
   }
   jobs.start();
   const fleet = config.demo ? await startDemoFleet({ config, database, gateway, log: logger }) : null;
+  if (config.demo) await seedDemoWifiPolicies({ ...deps, log: app.log });
   return {
     app,
     url: address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost'),

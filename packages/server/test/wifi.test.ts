@@ -1,15 +1,19 @@
 import { type SimulatedDevice, startDevice } from '@beacon/agent';
-import type {
-  ConfigDiffView,
-  ConfigRevisionList,
-  ProjectView,
-  WifiDocumentInput,
-  WifiPolicyInput,
-  WifiView,
+import {
+  type ConfigDiffView,
+  type ConfigRevisionList,
+  DEMO_PROJECT_IDS,
+  type ProjectView,
+  type WifiDocumentInput,
+  type WifiPolicyInput,
+  type WifiView,
 } from '@beacon/protocol';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, configRevisions, devices, wifiRevisions } from '../src/db/schema.ts';
+import type { Deps } from '../src/deps.ts';
+import { seedDemoDevices } from '../src/gateway/demo.ts';
+import { seedDemoWifiPolicies } from '../src/wifi/demo.ts';
 import { deviceRow, insertDevice, insertProject, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
@@ -509,5 +513,39 @@ describe('Wi-Fi policies in a cable-free (mesh) project', () => {
     );
     expect(del.body.code).toBe(26);
     expect((await get(meshProject)).revision).toBe(made.body.data.revision);
+  });
+});
+
+describe('the demo projects’ Wi-Fi (npm start)', () => {
+  it('is written once through the real commit, compiled into the demo APs, and read-only to users', async () => {
+    await seedDemoDevices(server.database);
+    const deps = {
+      ...server,
+      now: server.clock.now,
+      log: server.app.log,
+    } as unknown as Deps;
+    await seedDemoWifiPolicies(deps);
+    const wlan = await get(DEMO_PROJECT_IDS.WLAN);
+    expect(wlan.revision).toBe(1);
+    expect(wlan.document.policies.map((p) => [p.ssid, p.guest])).toEqual([
+      ['Demo-Staff', false],
+      ['Demo-Guest', true],
+    ]);
+    // The secrets are sealed and never shown, as for a user's policy.
+    expect(wlan.document.policies[0].password).not.toBe('demo-staff-2026');
+    const pending = await server.database.db
+      .select({ sn: configRevisions.sn })
+      .from(configRevisions)
+      .where(eq(configRevisions.projectId, DEMO_PROJECT_IDS.WLAN));
+    expect(new Set(pending.map((r) => r.sn))).toEqual(
+      new Set(Array.from({ length: 10 }, (_, i) => `DEMOAP${String(i + 1).padStart(10, '0')}`)),
+    );
+    expect((await get(DEMO_PROJECT_IDS.MESH)).document.policies.map((p) => p.ssid)).toEqual(['Demo-Home']);
+    // Idempotent: a restart keeps what is there.
+    await seedDemoWifiPolicies(deps);
+    expect((await get(DEMO_PROJECT_IDS.WLAN)).revision).toBe(1);
+    const refused = await save(1, { policies: [] }, DEMO_PROJECT_IDS.WLAN);
+    expect(refused.body.code).toBe(5031);
+    expect((await get(DEMO_PROJECT_IDS.WLAN)).document.policies).toHaveLength(2);
   });
 });

@@ -49,7 +49,7 @@ import { devices, projects, wifiRevisions } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { type DeviceRow, selectDevices } from '../devices/row.ts';
 import { loadProjectAccess } from '../projects/access.ts';
-import { type WriteCaller, withProjectWrite } from '../projects/write.ts';
+import { type ProjectWriteOptions, type WriteCaller, withProjectWrite } from '../projects/write.ts';
 import { refuseIfAnyOptimising } from '../rf/service.ts';
 
 /**
@@ -342,7 +342,13 @@ interface Change {
   focus?: (next: WifiDocument) => number;
 }
 
-async function commit(deps: Deps, caller: WriteCaller, projectId: number, change: Change): Promise<WifiView> {
+async function commit(
+  deps: Deps,
+  caller: WriteCaller,
+  projectId: number,
+  change: Change,
+  options: Pick<ProjectWriteOptions, 'check'> = {},
+): Promise<WifiView> {
   const secrets = secretsOf(deps);
   const pushed: string[] = [];
   await withProjectWrite(
@@ -420,7 +426,7 @@ async function commit(deps: Deps, caller: WriteCaller, projectId: number, change
       });
     },
     // Two saves of the Wi-Fi are serialised on the project row.
-    { lock: 'update' },
+    { lock: 'update', ...options },
   );
   for (const sn of pushed) deps.gateway.commands.converge(sn);
   return view(deps, deps.database.db, projectId);
@@ -651,4 +657,32 @@ export async function recompileWifiForTimeZone(
   }
   await commitDeviceRevisions(tx, secretsOf(deps), queued);
   return queued.map((q) => q.sn);
+}
+
+/**
+ * The demo projects' Wi-Fi (`npm start`): what a visitor of a read-only demo sees on the Wi-Fi screen
+ * and what the demo APs run. Written once, by the demo owner (the system account), through the same
+ * commit as a user's save (validation, revisions, compiled into each device); the demo's own write
+ * refusal (5031) is for users, so it is skipped here. A project that already has Wi-Fi keeps it.
+ */
+export async function seedDemoWifi(
+  deps: Deps,
+  owner: WriteCaller,
+  projectId: number,
+  policies: WifiDocumentInput['policies'],
+): Promise<boolean> {
+  if (await latest(deps.database.db, projectId)) return false;
+  await commit(
+    deps,
+    owner,
+    projectId,
+    {
+      document: async () => ({ policies }),
+      expectedRevision: 0,
+      reason: 'Demo Wi-Fi',
+      action: 'wifi-save',
+    },
+    { check: (access) => access },
+  );
+  return true;
 }
