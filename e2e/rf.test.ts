@@ -27,7 +27,8 @@ async function openRf(page: Page, projectId: number): Promise<void> {
 /**
  * RF optimisation (issue 11, decision 0048) in Chromium: six simulated APs of one building (their
  * own radio world, so they hear each other) join a new project; the RF screen shows their radios;
- * an automatic optimisation is started and its progress watched to completion; axe-clean at 1440
+ * an automatic optimisation is started and its progress watched to completion; both bands of an AP
+ * set by hand in one save and reported back; axe-clean at 1440
  * and 390 px.
  */
 describe.runIf(hasChromium())('RF optimisation in Chromium', () => {
@@ -88,6 +89,20 @@ describe.runIf(hasChromium())('RF optimisation in Chromium', () => {
     await poll(() => page.getByTestId('rf-running').count()).toBe(0);
     await poll(() => page.getByTestId('rf-log').getByText('Completed').count()).toBeGreaterThan(0);
     await poll(() => axeViolations(page)).toEqual([]);
+
+    // Manual settings of both bands of one AP in one save; the AP reports them.
+    await page.locator(`tr[data-row-key="${first}"] input[type="checkbox"]`).check();
+    await page.getByTestId('rf-manual-open').click();
+    const drawer = page.getByTestId('rf-manual');
+    await drawer.getByText('Change the 5G radio').click();
+    await drawer.locator('#rf-24G-power').fill('11');
+    await drawer.locator('#rf-5G-power').fill('13');
+    await poll(() => axeViolations(page)).toEqual([]);
+    await page.getByTestId('rf-manual-save').click();
+    await poll(async () => {
+      const radios = (await view()).devices.find((d) => d.sn === first)?.radios ?? [];
+      return radios.map((r) => `${r.band}:${r.reported?.power}`).sort();
+    }, 60_000).toEqual(['2.4G:11', '5G:13']);
 
     // 390 px: the screen fits and stays axe-clean.
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });

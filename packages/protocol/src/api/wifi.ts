@@ -189,10 +189,29 @@ function first(...checks: (() => WifiCheck)[]): WifiCheck {
 }
 
 /** The devices a policy reaches among `devices`. */
-export function targetsOf<T extends { sn: string }>(policy: WifiPolicy, devices: readonly T[]): T[] {
+export function targetsOf<T extends { sn: string }>(
+  policy: Pick<WifiPolicy, 'scope' | 'devices'>,
+  devices: readonly T[],
+): T[] {
   if (policy.scope === WifiScope.ALL) return [...devices];
   const chosen = new Set(policy.devices.map((sn) => sn.toUpperCase()));
   return devices.filter((d) => chosen.has(d.sn.toUpperCase()));
+}
+
+/**
+ * SPEC.md §3 "associated RF" of a policy: the radios it is on, as the devices it reaches have them
+ * (deviceBandsFor: 5G is both halves of a tri-band AP), each with how many devices broadcast it
+ * there. Derived, never stored: the bands are the policy's choice, the radios the models'.
+ */
+export function associatedRadios(
+  policy: Pick<WifiPolicy, 'scope' | 'devices' | 'bands'>,
+  devices: readonly { sn: string; bands: readonly FrequencyBand[] }[],
+): { band: FrequencyBand; devices: number }[] {
+  const counts = new Map<FrequencyBand, number>();
+  for (const d of targetsOf(policy, devices)) {
+    for (const b of deviceBandsFor(policy.bands, d.bands)) counts.set(b, (counts.get(b) ?? 0) + 1);
+  }
+  return WIFI_BANDS.filter((b) => counts.has(b)).map((band) => ({ band, devices: counts.get(band)! }));
 }
 
 /** SPEC.md §5: a RADIUS server for the enterprise modes, ip, port 1-65535 and a secret. */

@@ -1,19 +1,18 @@
 import {
-  allowedChannels,
-  bandWidths,
   defaultWidth,
-  LIMITS,
+  type ManualRfBody,
   maxPowerFor,
   type RfDeviceView,
   validateAccessThreshold,
   validateRadioSetting,
 } from '@beacon/protocol';
-import { Alert, Button, Drawer, Form, InputNumber, Select, Space, Typography } from 'antd';
+import { Alert, Button, Drawer, Form, InputNumber, Space, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useIsPhone } from '../../layout/useIsPhone.ts';
 import { errorText, showError, showSuccess } from '../../state/feedback.ts';
 import { rfApi } from './api.ts';
+import { type BandSetting, ManualBandFields } from './ManualBandFields.tsx';
 
 interface Props {
   projectId: number;
@@ -22,7 +21,19 @@ interface Props {
   onClose(saved: boolean): void;
 }
 
-/** Manual RF settings of one band on the chosen APs, checked with the country's rules as typed. */
+type ManualRadio = ManualRfBody['radios'][number];
+
+const initial = (country: string, band: string, on: boolean): BandSetting => ({
+  on,
+  width: defaultWidth(band),
+  channel: 0,
+  power: Math.min(20, maxPowerFor(country, band, 0)),
+});
+
+/**
+ * Manual RF settings of the chosen APs: every band they all have, each changed or left as it is,
+ * in one save; each band checked with the country's rules as typed.
+ */
 export function ManualDrawer({ projectId, country, devices, onClose }: Props) {
   const { t } = useTranslation();
   const phone = useIsPhone();
@@ -35,31 +46,36 @@ export function ManualDrawer({ projectId, country, devices, onClose }: Props) {
       }, []),
     [devices],
   );
-  const [band, setBand] = useState(bands[0] ?? '2.4G');
-  const [width, setWidth] = useState<number>(defaultWidth(band));
-  const [channel, setChannel] = useState(0);
-  const [power, setPower] = useState<number | null>(Math.min(20, maxPowerFor(country, band, 0)));
+  const [settings, setSettings] = useState<Record<string, BandSetting>>(() =>
+    Object.fromEntries(bands.map((b, i) => [b, initial(country, b, i === 0)])),
+  );
   const [threshold, setThreshold] = useState<number | null>(null);
   const [saving, setSaving] = useState(false);
-  const channels = allowedChannels(country, band, width);
-  const setting = validateRadioSetting(country, { band, channel, width, power: power ?? Number.NaN });
+  const chosen = bands.filter((b) => settings[b]?.on);
+  const failures = Object.fromEntries(
+    chosen.map((band) => {
+      const s = settings[band];
+      return [band, validateRadioSetting(country, { band, ...s, power: s.power ?? Number.NaN })];
+    }),
+  );
   const thresholdCheck = threshold === null ? null : validateAccessThreshold(threshold);
-  const failure = setting ?? thresholdCheck;
+  const invalid = chosen.length === 0 || chosen.some((b) => failures[b]) || !!thresholdCheck;
   const save = async () => {
-    if (failure || power === null) return;
+    if (invalid) return;
     setSaving(true);
     try {
       await rfApi.manual(projectId, {
         sns: devices.map((d) => d.sn),
-        radios: [
-          {
-            band: band as '2.4G',
-            channel,
-            width: width as 20,
-            power,
+        radios: chosen.map((band) => {
+          const s = settings[band];
+          return {
+            band,
+            channel: s.channel,
+            width: s.width,
+            power: s.power ?? 0,
             ...(threshold !== null ? { accessThreshold: threshold } : {}),
-          },
-        ],
+          } as ManualRadio;
+        }),
       });
       showSuccess(t('rf.manual.saved'));
       onClose(true);
@@ -82,7 +98,7 @@ export function ManualDrawer({ projectId, country, devices, onClose }: Props) {
           <Button
             type="primary"
             loading={saving}
-            disabled={!!failure || bands.length === 0}
+            disabled={invalid}
             onClick={save}
             data-testid="rf-manual-save"
           >
@@ -94,62 +110,16 @@ export function ManualDrawer({ projectId, country, devices, onClose }: Props) {
       <Typography.Paragraph type="secondary">{t('rf.manual.explain')}</Typography.Paragraph>
       {bands.length === 0 && <Alert type="warning" message={t('rf.manual.noBand')} />}
       <Form layout="vertical">
-        <Form.Item label={t('rf.band')} htmlFor="rf-band">
-          <Select
-            id="rf-band"
-            value={band}
-            options={bands.map((b) => ({ value: b, label: b }))}
-            onChange={(b) => {
-              setBand(b);
-              setWidth(defaultWidth(b));
-              setChannel(0);
-            }}
+        {bands.map((band) => (
+          <ManualBandFields
+            key={band}
+            band={band}
+            country={country}
+            value={settings[band]}
+            failure={failures[band] ?? null}
+            onChange={(next) => setSettings((all) => ({ ...all, [band]: next }))}
           />
-        </Form.Item>
-        <Form.Item label={t('rf.width')} htmlFor="rf-width">
-          <Select
-            id="rf-width"
-            value={width}
-            options={bandWidths(band).map((w) => ({ value: w, label: `${w} MHz` }))}
-            onChange={(w) => {
-              setWidth(w);
-              if (!allowedChannels(country, band, w).includes(channel)) setChannel(0);
-            }}
-          />
-        </Form.Item>
-        <Form.Item
-          label={t('rf.channel')}
-          htmlFor="rf-channel"
-          validateStatus={setting && setting.code !== 5341 ? 'error' : undefined}
-          help={setting && setting.code !== 5341 && setting.code !== 16 ? setting.message : undefined}
-        >
-          <Select
-            id="rf-channel"
-            value={channel}
-            options={[
-              { value: 0, label: t('rf.auto') },
-              ...channels.map((c) => ({ value: c, label: String(c) })),
-            ]}
-            onChange={setChannel}
-          />
-        </Form.Item>
-        <Form.Item
-          label={t('rf.power', { max: maxPowerFor(country, band, channel) })}
-          htmlFor="rf-power"
-          validateStatus={setting && (setting.code === 5341 || setting.code === 16) ? 'error' : undefined}
-          help={setting && (setting.code === 5341 || setting.code === 16) ? setting.message : undefined}
-        >
-          <InputNumber
-            id="rf-power"
-            min={LIMITS.TX_POWER_MIN}
-            max={LIMITS.TX_POWER_MAX}
-            precision={0}
-            value={power}
-            onChange={(v) => setPower(v)}
-            addonAfter="dBm"
-            style={{ width: '100%' }}
-          />
-        </Form.Item>
+        ))}
         <Form.Item
           label={t('rf.threshold')}
           htmlFor="rf-threshold"

@@ -1,5 +1,6 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import {
+  associatedRadios,
   LIMITS,
   WifiDeviceNote,
   type WifiDeviceView,
@@ -69,6 +70,16 @@ function PoliciesCard({
     },
     { title: t('wifi.encryption'), key: 'enc', render: (_, r) => t(`wifi.encryptionMode.${r.p.encryption}`) },
     { title: t('wifi.bands'), key: 'bands', render: (_, r) => r.p.bands.join(', ') },
+    {
+      title: t('wifi.associatedRf'),
+      key: 'rf',
+      render: (_, r) => {
+        const radios = associatedRadios(r.p, view.devices);
+        return radios.length === 0
+          ? t('wifi.noRadio')
+          : radios.map((x) => t('wifi.radioOn', { band: x.band, count: x.devices })).join(', ');
+      },
+    },
     {
       title: t('wifi.scope'),
       key: 'scope',
