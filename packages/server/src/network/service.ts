@@ -9,7 +9,6 @@ import {
   configHash,
   type DeviceConfigInput,
   deviceConfigSchema,
-  diffConfigs,
   EMPTY_NETWORK,
   type ErrorCode,
   EventLevel,
@@ -33,17 +32,21 @@ import {
   type RouteTableView,
   redactSecrets,
   type SaveNetworkBody,
-  SECRET_KEYS,
   type SwitchConfigInput,
   validateDeviceConfig,
   validateDhcpServerConfig,
   validateNetworkDocument,
 } from '@beacon/protocol';
-import { and, count, desc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { z } from 'zod';
+import {
+  diffProjectRevisions,
+  findProjectRevision,
+  latestProjectRevision,
+  listProjectRevisions,
+} from '../config/project-revisions.ts';
 import { commitDeviceRevisions, keepSecrets, type NewDeviceRevision } from '../config/repository.ts';
 import type { DbOrTx } from '../db/client.ts';
-import { pageWindow, withTotal } from '../db/paging.ts';
 import { deviceEvents, devices, networkRevisions } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { type DeviceRow, selectDevices } from '../devices/row.ts';
@@ -317,27 +320,10 @@ function currentOf(deps: Deps, m: Member) {
   return currentDocument(deps, m.row);
 }
 
-async function latest(db: DbOrTx, projectId: number): Promise<RevisionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(networkRevisions)
-    .where(eq(networkRevisions.projectId, projectId))
-    .orderBy(desc(networkRevisions.revision))
-    .limit(1);
-  return row;
-}
+const latest = (db: DbOrTx, projectId: number) => latestProjectRevision(db, networkRevisions, projectId);
 
-async function findRevision(
-  db: DbOrTx,
-  projectId: number,
-  revision: number,
-): Promise<RevisionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(networkRevisions)
-    .where(and(eq(networkRevisions.projectId, projectId), eq(networkRevisions.revision, revision)));
-  return row;
-}
+const findRevision = (db: DbOrTx, projectId: number, revision: number) =>
+  findProjectRevision(db, networkRevisions, projectId, revision);
 
 function openDoc(deps: Deps, row: RevisionRow | undefined): NetworkDocument {
   if (!row) return EMPTY_NETWORK;
@@ -618,30 +604,7 @@ export async function listNetworkRevisions(
 ): Promise<ConfigRevisionList> {
   const { db } = deps.database;
   await loadProjectAccess(db, caller, projectId, { now: deps.now() });
-  const where = eq(networkRevisions.projectId, projectId);
-  const { limit, offset } = pageWindow(page);
-  const { rows, total } = await withTotal(
-    db
-      .select()
-      .from(networkRevisions)
-      .where(where)
-      .orderBy(desc(networkRevisions.revision))
-      .limit(limit)
-      .offset(offset),
-    db.select({ n: count() }).from(networkRevisions).where(where),
-  );
-  return {
-    items: rows.map((r) => ({
-      revision: r.revision,
-      hash: r.hash,
-      author: r.authorName,
-      reason: r.reason,
-      createdAt: r.createdAt.toISOString(),
-    })),
-    total,
-    page: page.page,
-    pageSize: page.pageSize,
-  };
+  return listProjectRevisions(db, networkRevisions, projectId, page);
 }
 
 export async function diffNetwork(
@@ -653,17 +616,8 @@ export async function diffNetwork(
 ): Promise<ConfigDiffView> {
   const { db } = deps.database;
   await loadProjectAccess(db, caller, projectId, { now: deps.now() });
-  const [a, b] = await Promise.all([findRevision(db, projectId, from), findRevision(db, projectId, to)]);
-  if (!a || !b) throw new AppError(Codes.NOT_FOUND, `There is no revision ${a ? to : from}`);
-  const changes = diffConfigs(openDoc(deps, a), openDoc(deps, b)).map((c) =>
-    SECRET_KEYS.has(c.path.slice(c.path.lastIndexOf('.') + 1))
-      ? { path: c.path, before: mask(c.before), after: mask(c.after) }
-      : c,
-  );
-  return { from, to, changes };
+  return diffProjectRevisions(db, networkRevisions, projectId, from, to, (row) => openDoc(deps, row));
 }
-
-const mask = (v: unknown) => (v === undefined || v === '' ? v : REDACTED);
 
 const RouteTableReply = z.object({
   revision: z

@@ -9,7 +9,6 @@ import {
   DeviceStatus,
   deviceBandsFor,
   deviceConfigSchema,
-  diffConfigs,
   EMPTY_WIFI,
   type ErrorCode,
   hasCapability,
@@ -24,7 +23,6 @@ import {
   type RollbackWifiBody,
   redactSecrets,
   type SaveWifiBody,
-  SECRET_KEYS,
   targetsOf,
   validateDeviceConfig,
   validateWifiDocument,
@@ -41,10 +39,15 @@ import {
   WifiSyncState,
   type WifiView,
 } from '@beacon/protocol';
-import { and, count, desc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
+import {
+  diffProjectRevisions,
+  findProjectRevision,
+  latestProjectRevision,
+  listProjectRevisions,
+} from '../config/project-revisions.ts';
 import { commitDeviceRevisions, type NewDeviceRevision } from '../config/repository.ts';
 import type { DbOrTx } from '../db/client.ts';
-import { pageWindow, withTotal } from '../db/paging.ts';
 import { devices, projects, wifiRevisions } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { type DeviceRow, selectDevices } from '../devices/row.ts';
@@ -216,23 +219,10 @@ function progressOf(views: readonly WifiDeviceView[]): WifiProgress {
   return p;
 }
 
-async function latest(db: DbOrTx, projectId: number): Promise<RevisionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(wifiRevisions)
-    .where(eq(wifiRevisions.projectId, projectId))
-    .orderBy(desc(wifiRevisions.revision))
-    .limit(1);
-  return row;
-}
+const latest = (db: DbOrTx, projectId: number) => latestProjectRevision(db, wifiRevisions, projectId);
 
-async function findRevision(db: DbOrTx, projectId: number, revision: number) {
-  const [row] = await db
-    .select()
-    .from(wifiRevisions)
-    .where(and(eq(wifiRevisions.projectId, projectId), eq(wifiRevisions.revision, revision)));
-  return row;
-}
+const findRevision = (db: DbOrTx, projectId: number, revision: number) =>
+  findProjectRevision(db, wifiRevisions, projectId, revision);
 
 function openDoc(deps: Pick<Deps, 'gateway'>, row: RevisionRow | undefined): WifiDocument {
   if (!row) return EMPTY_WIFI;
@@ -534,30 +524,7 @@ export async function listWifiRevisions(
 ): Promise<ConfigRevisionList> {
   const { db } = deps.database;
   await loadProjectAccess(db, caller, projectId, { now: deps.now() });
-  const where = eq(wifiRevisions.projectId, projectId);
-  const { limit, offset } = pageWindow(page);
-  const { rows, total } = await withTotal(
-    db
-      .select()
-      .from(wifiRevisions)
-      .where(where)
-      .orderBy(desc(wifiRevisions.revision))
-      .limit(limit)
-      .offset(offset),
-    db.select({ n: count() }).from(wifiRevisions).where(where),
-  );
-  return {
-    items: rows.map((r) => ({
-      revision: r.revision,
-      hash: r.hash,
-      author: r.authorName,
-      reason: r.reason,
-      createdAt: r.createdAt.toISOString(),
-    })),
-    total,
-    page: page.page,
-    pageSize: page.pageSize,
-  };
+  return listProjectRevisions(db, wifiRevisions, projectId, page);
 }
 
 export async function diffWifi(
@@ -569,17 +536,8 @@ export async function diffWifi(
 ): Promise<ConfigDiffView> {
   const { db } = deps.database;
   await loadProjectAccess(db, caller, projectId, { now: deps.now() });
-  const [a, b] = await Promise.all([findRevision(db, projectId, from), findRevision(db, projectId, to)]);
-  if (!a || !b) throw new AppError(Codes.NOT_FOUND, `There is no revision ${a ? to : from}`);
-  const changes = diffConfigs(openDoc(deps, a), openDoc(deps, b)).map((c) =>
-    SECRET_KEYS.has(c.path.slice(c.path.lastIndexOf('.') + 1))
-      ? { path: c.path, before: mask(c.before), after: mask(c.after) }
-      : c,
-  );
-  return { from, to, changes };
+  return diffProjectRevisions(db, wifiRevisions, projectId, from, to, (row) => openDoc(deps, row));
 }
-
-const mask = (v: unknown) => (v === undefined || v === '' ? v : REDACTED);
 
 /**
  * A Wi-Fi device that joins the project (added, imported or bound again) after the last Wi-Fi
