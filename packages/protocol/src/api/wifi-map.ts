@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { FrequencyBand } from '../enums/wireless.ts';
 import { validateAsciiName } from '../validators/names.ts';
 import { checked } from '../validators/zod.ts';
-import { PLAN_IMAGE_LIMITS, PLAN_IMAGE_TYPES } from '../wifi-map/image.ts';
 import { WALL_MATERIALS } from '../wifi-map/coverage.ts';
+import { PLAN_IMAGE_LIMITS, PLAN_IMAGE_TYPES } from '../wifi-map/image.ts';
 import { IdParam, ProjectParams } from './ids.ts';
 
 /**
@@ -48,7 +48,13 @@ export const PlanScale = z
   });
 export type PlanScale = z.output<typeof PlanScale>;
 
-export const PlanWall = z.object({ x1: Coord, y1: Coord, x2: Coord, y2: Coord, material: WallMaterialSchema });
+export const PlanWall = z.object({
+  x1: Coord,
+  y1: Coord,
+  x2: Coord,
+  y2: Coord,
+  material: WallMaterialSchema,
+});
 export type PlanWall = z.output<typeof PlanWall>;
 
 const Sn = z

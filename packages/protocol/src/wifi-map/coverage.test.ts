@@ -24,7 +24,13 @@ const ap = (over: Partial<MapRadio> = {}): MapRadio => ({
   power: 20,
   ...over,
 });
-const wall = (x: number, material: MapWall['material']): MapWall => ({ x1: x, y1: -5, x2: x, y2: 5, material });
+const wall = (x: number, material: MapWall['material']): MapWall => ({
+  x1: x,
+  y1: -5,
+  x2: x,
+  y2: 5,
+  material,
+});
 
 describe('ITU-R P.1238 distance loss', () => {
   it('matches hand-computed values at known distances', () => {
@@ -49,10 +55,7 @@ describe('the level at a point', () => {
     // 20 − 69.737 − 12 (concrete at 2.4 GHz) = −61.737
     expect(levelAt(ap(), { x: 10, y: 0 }, [wall(5, 'concrete')])).toBeCloseTo(-61.737, 3);
     // + drywall 3 dB = −64.737
-    expect(levelAt(ap(), { x: 10, y: 0 }, [wall(5, 'concrete'), wall(7, 'drywall')])).toBeCloseTo(
-      -64.737,
-      3,
-    );
+    expect(levelAt(ap(), { x: 10, y: 0 }, [wall(5, 'concrete'), wall(7, 'drywall')])).toBeCloseTo(-64.737, 3);
     // 5 GHz, 23 dBm, 20 m through brick (12 dB at 5 GHz): 23 − 86.619 − 12 = −75.619
     expect(levelAt(ap({ channel: 36, power: 23 }), { x: 20, y: 0 }, [wall(3, 'brick')])).toBeCloseTo(
       -75.619,
@@ -60,10 +63,9 @@ describe('the level at a point', () => {
     );
   });
   it('ignores walls the line does not cross', () => {
-    expect(levelAt(ap(), { x: 10, y: 0 }, [wall(12, 'metal'), { ...wall(5, 'metal'), y1: 1, y2: 5 }])).toBeCloseTo(
-      -49.737,
-      3,
-    );
+    expect(
+      levelAt(ap(), { x: 10, y: 0 }, [wall(12, 'metal'), { ...wall(5, 'metal'), y1: 1, y2: 5 }]),
+    ).toBeCloseTo(-49.737, 3);
   });
   it('has a loss for every material on both bands, more at 5 GHz', () => {
     for (const [material, loss] of Object.entries(WALL_LOSS_DB)) {
@@ -94,14 +96,21 @@ describe('computeCoverage', () => {
     expect(grid.cols).toBe(10);
     expect(grid.rows).toBe(2);
     // Cell (2, 0): centre (2.5, 0.5); AP1 1.58 m away in the open, AP2 beyond the brick wall.
-    const expected = Math.max(levelAt(radios[0]!, { x: 2.5, y: 0.5 }, walls), levelAt(radios[1]!, { x: 2.5, y: 0.5 }, walls));
+    const expected = Math.max(
+      levelAt(radios[0]!, { x: 2.5, y: 0.5 }, walls),
+      levelAt(radios[1]!, { x: 2.5, y: 0.5 }, walls),
+    );
     expect(grid.best[2]).toBeCloseTo(expected, 4);
     expect(grid.best[2]).toBeCloseTo(20 - (67.7371 + 30 * Math.log10(Math.hypot(1.5, 0.5)) - 28), 3);
     // Channels 6 and 11 do not overlap.
     expect([...grid.overlap].every((v) => v === 0)).toBe(true);
   });
   it('counts co-channel radios heard at −82 dBm or more', () => {
-    const radios = [ap({ x: 1, y: 1 }), ap({ sn: 'AP2', x: 9, y: 1 }), ap({ sn: 'AP3', x: 5, y: 1, channel: 1 })];
+    const radios = [
+      ap({ x: 1, y: 1 }),
+      ap({ sn: 'AP2', x: 9, y: 1 }),
+      ap({ sn: 'AP3', x: 5, y: 1, channel: 1 }),
+    ];
     const grid = computeCoverage({ widthM: 10, heightM: 2, cellM: 1, radios, walls: [] });
     // Cell (0, 0) is served by AP1 on 6: AP2 on 6 is heard at about −67 dBm, AP3 on 1 does not share.
     expect(grid.overlap[0]).toBe(1);
@@ -113,7 +122,13 @@ describe('computeCoverage', () => {
     expect(walled.overlap[0]).toBe(0);
   });
   it('leaves cells no radio reaches above −90 dBm empty', () => {
-    const grid = computeCoverage({ widthM: 400, heightM: 1, cellM: 10, radios: [ap({ power: 8 })], walls: [] });
+    const grid = computeCoverage({
+      widthM: 400,
+      heightM: 1,
+      cellM: 10,
+      radios: [ap({ power: 8 })],
+      walls: [],
+    });
     expect(grid.best[0]).toBeGreaterThan(-90);
     expect(grid.best[grid.cols - 1]).toBe(Number.NEGATIVE_INFINITY);
   });
