@@ -65,6 +65,8 @@ const Sn = z
 
 export const PlanAp = z.object({ sn: Sn, x: Coord, y: Coord });
 export type PlanAp = z.output<typeof PlanAp>;
+/** An AP's position as answered (no transform: responses are encoded). */
+const PlanApView = z.object({ sn: z.string(), x: z.number(), y: z.number() });
 
 /** PUT …/plans/{planId}: the whole plan as the editor has it. */
 export const PlanLayout = z
@@ -103,7 +105,7 @@ export const FloorPlanView = z.object({
   /** Metres per image pixel from the scale line (null until it is drawn). */
   metresPerPixel: z.number().nullable(),
   walls: z.array(PlanWall),
-  aps: z.array(PlanAp),
+  aps: z.array(PlanApView),
   updatedAt: z.string(),
 });
 export type FloorPlanView = z.output<typeof FloorPlanView>;
