@@ -132,4 +132,38 @@ describe('computeCoverage', () => {
     expect(grid.best[0]).toBeGreaterThan(-90);
     expect(grid.best[grid.cols - 1]).toBe(Number.NEGATIVE_INFINITY);
   });
+  it('agrees with levelAt cell by cell on a floor of many walls and radios', () => {
+    let seed = 3;
+    const rnd = () => {
+      seed = (seed * 1664525 + 1013904223) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const materials = Object.keys(WALL_LOSS_DB) as MapWall['material'][];
+    const radios = Array.from({ length: 6 }, (_, i) =>
+      ap({
+        sn: `AP${i}`,
+        x: rnd() * 20,
+        y: rnd() * 12,
+        channel: [1, 6, 11, 36, 44, 6][i]!,
+        power: 12 + i * 2,
+      }),
+    );
+    const walls = Array.from({ length: 15 }, (_, i) => ({
+      x1: rnd() * 20,
+      y1: rnd() * 12,
+      x2: rnd() * 20,
+      y2: rnd() * 12,
+      material: materials[i % materials.length]!,
+    }));
+    const grid = computeCoverage({ widthM: 20, heightM: 12, cellM: 0.5, radios, walls });
+    for (let row = 0; row < grid.rows; row++) {
+      for (let col = 0; col < grid.cols; col++) {
+        const p = { x: (col + 0.5) * 0.5, y: (row + 0.5) * 0.5 };
+        const top = Math.max(...radios.map((r) => levelAt(r, p, walls)));
+        const expected = top < -90 ? Number.NEGATIVE_INFINITY : top;
+        if (expected === Number.NEGATIVE_INFINITY) expect(grid.best[row * grid.cols + col]).toBe(expected);
+        else expect(grid.best[row * grid.cols + col]).toBeCloseTo(expected, 3);
+      }
+    }
+  });
 });

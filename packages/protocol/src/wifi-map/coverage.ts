@@ -155,15 +155,17 @@ export interface CoverageGrid {
   overlap: Uint8Array;
 }
 
-/** The cell side for a floor: at most 200 cells along its longer side, at least 0.25 m. */
+/** The cell side for a floor: at most 128 cells along its longer side, at least 0.25 m. */
 export function cellSizeFor(widthM: number, heightM: number): number {
-  return Math.max(0.25, Math.max(widthM, heightM) / 200);
+  return Math.max(0.25, Math.max(widthM, heightM) / 128);
 }
 
 /**
  * Predicted coverage of a floor on one band, at the centre of each cell: the best level and the
- * co-channel overlap count. A radio is skipped for a cell where even without walls it would be
- * below the floor.
+ * co-channel overlap count. The same figures as levelAt, computed with the wall tests unrolled:
+ * which side of each wall a cell lies on is computed once per cell, and each radio's side once, so
+ * the full crossing test (segmentsCross) runs only for the walls between a radio and the cell. A
+ * radio is skipped for a cell where even without walls it would be below the floor.
  */
 export function computeCoverage(input: CoverageInput): CoverageGrid {
   const { cellM, radios, walls } = input;
@@ -172,29 +174,79 @@ export function computeCoverage(input: CoverageInput): CoverageGrid {
   const best = new Float32Array(cols * rows).fill(Number.NEGATIVE_INFINITY);
   const overlap = new Uint8Array(cols * rows);
   const n = radios.length;
+  const nw = walls.length;
   const levels = new Float64Array(n);
-  // Per radio: the distance beyond which it is below the floor even with no wall in the way.
-  const reach = radios.map((r) => {
+  // Per radio: its level at 1 m, its log-distance slope (N/2 per ln of the squared distance, in
+  // dB), the squared distance beyond which it is below the floor with no wall in the way, and
+  // which side of each wall it stands on.
+  const at1m = new Float64Array(n);
+  const slope = new Float64Array(n);
+  const reach2 = new Float64Array(n);
+  const radioSide = new Float64Array(n * nw);
+  // Per wall: the line through it as A·x + B·y + C (its sign is the side), and its loss on this band.
+  const wa = new Float64Array(nw);
+  const wb = new Float64Array(nw);
+  const wc = new Float64Array(nw);
+  const wx1 = new Float64Array(nw);
+  const wy1 = new Float64Array(nw);
+  const wx2 = new Float64Array(nw);
+  const wy2 = new Float64Array(nw);
+  const wloss = new Float64Array(nw * n);
+  const rx = new Float64Array(n);
+  const ry = new Float64Array(n);
+  for (let j = 0; j < nw; j++) {
+    const w = walls[j]!;
+    wx1[j] = w.x1;
+    wy1[j] = w.y1;
+    wx2[j] = w.x2;
+    wy2[j] = w.y2;
+    wa[j] = -(w.y2 - w.y1);
+    wb[j] = w.x2 - w.x1;
+    wc[j] = -(wa[j]! * w.x1 + wb[j]! * w.y1);
+  }
+  for (let i = 0; i < n; i++) {
+    const r = radios[i]!;
+    rx[i] = r.x;
+    ry[i] = r.y;
     const nCoef = r.channel <= 14 ? P1238_N.b24 : P1238_N.b5;
-    const budget = r.power - COVERAGE_FLOOR_DBM - (20 * Math.log10(channelFrequency(r.channel)) - 28);
-    return 10 ** (budget / nCoef);
-  });
+    at1m[i] = r.power - (20 * Math.log10(channelFrequency(r.channel)) - 28);
+    slope[i] = nCoef / 2 / Math.LN10;
+    const reach = 10 ** ((at1m[i]! - COVERAGE_FLOOR_DBM) / nCoef);
+    reach2[i] = reach * reach;
+    const key = r.channel <= 14 ? 'b24' : 'b5';
+    for (let j = 0; j < nw; j++) {
+      radioSide[i * nw + j] = wa[j]! * r.x + wb[j]! * r.y + wc[j]!;
+      wloss[i * nw + j] = WALL_LOSS_DB[walls[j]!.material][key];
+    }
+  }
   const shares: boolean[][] = radios.map((a) => radios.map((b) => sharesChannel(a, b)));
+  const cellSide = new Float64Array(nw);
   for (let row = 0; row < rows; row++) {
     const y = (row + 0.5) * cellM;
     for (let col = 0; col < cols; col++) {
       const x = (col + 0.5) * cellM;
-      const point = { x, y };
+      for (let j = 0; j < nw; j++) cellSide[j] = wa[j]! * x + wb[j]! * y + wc[j]!;
       let top = Number.NEGATIVE_INFINITY;
       let server = -1;
       for (let i = 0; i < n; i++) {
-        const r = radios[i]!;
-        const d = Math.hypot(x - r.x, y - r.y);
-        if (d > reach[i]!) {
+        const px = rx[i]!;
+        const py = ry[i]!;
+        const dx = x - px;
+        const dy = y - py;
+        const d2 = dx * dx + dy * dy;
+        if (d2 > reach2[i]!) {
           levels[i] = Number.NEGATIVE_INFINITY;
           continue;
         }
-        const level = r.power - p1238Loss(r.channel, d) - wallLoss(r, point, walls, r.channel);
+        let level = at1m[i]! - (d2 > 1 ? slope[i]! * Math.log(d2) : 0);
+        const base = i * nw;
+        for (let j = 0; j < nw; j++) {
+          // Opposite sides of the wall's line, then the wall's ends on opposite sides of the ray.
+          if (cellSide[j]! * radioSide[base + j]! >= 0) continue;
+          const e1 = dx * (wy1[j]! - py) - dy * (wx1[j]! - px);
+          const e2 = dx * (wy2[j]! - py) - dy * (wx2[j]! - px);
+          if (e1 * e2 < 0) level -= wloss[base + j]!;
+        }
         levels[i] = level;
         if (level > top) {
           top = level;
@@ -205,8 +257,9 @@ export function computeCoverage(input: CoverageInput): CoverageGrid {
       if (server < 0 || top < COVERAGE_FLOOR_DBM) continue;
       best[cell] = top;
       let count = 0;
+      const sharesServer = shares[server]!;
       for (let i = 0; i < n; i++) {
-        if (i !== server && levels[i]! >= CO_CHANNEL_CCA_DBM && shares[server]![i]) count++;
+        if (i !== server && levels[i]! >= CO_CHANNEL_CCA_DBM && sharesServer[i]) count++;
       }
       overlap[cell] = Math.min(255, count);
     }
