@@ -93,13 +93,11 @@ describe.runIf(hasChromium())('Wi-Fi map in Chromium', () => {
 
     await openMap(page, projectId);
     // A file that is not an image is refused before it is sent.
-    await page
-      .locator('input[type=file]')
-      .setInputFiles({
-        name: 'notes.png',
-        mimeType: 'image/png',
-        buffer: Buffer.from('not an image at all'),
-      });
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'notes.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('not an image at all'),
+    });
     await page.getByText('Failed to upload: the file is not a PNG or JPEG image').first().waitFor();
 
     await page
@@ -107,7 +105,7 @@ describe.runIf(hasChromium())('Wi-Fi map in Chromium', () => {
       .setInputFiles({ name: 'ground.png', mimeType: 'image/png', buffer: floorPlanPng(1000, 600) });
     await page.getByTestId('wifi-map-stage').waitFor();
     await page.getByTestId('wifi-map-no-scale').waitFor();
-    expect(await axeViolations(page)).toEqual([]);
+    await poll(() => axeViolations(page)).toEqual([]);
 
     // The scale: a line across the plan is 50 m.
     await page.getByTestId('wifi-map-tool').getByText('Set scale').click();
@@ -159,7 +157,7 @@ describe.runIf(hasChromium())('Wi-Fi map in Chromium', () => {
     expect(Number(await page.getByTestId(`wifi-map-ap-${a}`).getAttribute('data-clients'))).toBeGreaterThan(
       0,
     );
-    expect(await axeViolations(page)).toEqual([]);
+    await poll(() => axeViolations(page)).toEqual([]);
     await page
       .getByTestId('wifi-map-page')
       .screenshot({ path: path.resolve(import.meta.dirname, '../docs/wifi-map.png') });

@@ -1,5 +1,5 @@
 import type { FloorPlanView, MapApView } from '@beacon/protocol';
-import { Button, Empty, List, Space, Tag, Typography } from 'antd';
+import { Badge, Button, Empty, List, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 
 interface Props {
@@ -71,9 +71,10 @@ export function ApList({ aps, plans, plan, placedHere, editable, onPlace, onRemo
             <Space direction="vertical" size={0} style={{ minWidth: 0 }}>
               <Space size={4} wrap>
                 <Typography.Text strong>{ap.name}</Typography.Text>
-                <Tag color={ap.online ? 'success' : 'error'}>
-                  {t(ap.online ? 'wifiMap.aps.online' : 'wifiMap.aps.offline')}
-                </Tag>
+                <Badge
+                  status={ap.online ? 'success' : 'error'}
+                  text={t(ap.online ? 'wifiMap.aps.online' : 'wifiMap.aps.offline')}
+                />
               </Space>
               <Typography.Text type="secondary">
                 {t('wifiMap.aps.clients', { count: ap.clients })}
