@@ -119,10 +119,12 @@ async function inChromium(): Promise<void> {
           async ({ worker, input }) => {
             const started = performance.now();
             const w = new Worker(URL.createObjectURL(new Blob([worker], { type: 'text/javascript' })));
-            const answer = await new Promise<{ grid: { cols: number; rows: number }; ms: number }>((resolve) => {
-              w.onmessage = (e: MessageEvent) => resolve(e.data);
-              w.postMessage({ ...input, id: 1 });
-            });
+            const answer = await new Promise<{ grid: { cols: number; rows: number }; ms: number }>(
+              (resolve) => {
+                w.onmessage = (e: MessageEvent) => resolve(e.data);
+                w.postMessage({ ...input, id: 1 });
+              },
+            );
             const grid = answer.grid;
             const cells = document.createElement('canvas');
             cells.width = grid.cols;

@@ -110,7 +110,7 @@ describe.runIf(hasChromium())('Wi-Fi map in Chromium', () => {
     // The scale: a line across the plan is 50 m.
     await page.getByTestId('wifi-map-tool').getByText('Set scale').click();
     await drawOnPlan(page, [0.05, 0.93], [0.95, 0.93]);
-    await page.getByTestId('wifi-map-scale-metres').locator('input').fill('50');
+    await page.locator('.ant-modal').getByRole('spinbutton').fill('50');
     await page.getByTestId('wifi-map-scale-ok').click();
     await page.getByTestId('wifi-map-scale').waitFor();
 
