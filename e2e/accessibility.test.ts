@@ -95,6 +95,7 @@ describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
         ['/manage/status', 'status'],
         ['/manage/devsrunstat', 'device data'],
         ['/manage/backup', 'configuration backup'],
+        ['/manage/visualization/td', 'Wi-Fi map'],
         ['/manage/visualization/topo', 'interim Beta screen'],
       ] as const) {
         await visit(page, path);

@@ -218,6 +218,11 @@ export const ERROR_CATALOGUE = {
   5343: e('Choose at least one day and a time for scheduled optimisation', 400),
   5344: e('Select at least one AP', 400),
   5345: e('The radios are adapting to the new country or region, try again after it completes', 409),
+  // The Wi-Fi map's floor plans (src/wifi-map/ of the server, docs/decisions/0052-0053); 5390-5399.
+  5390: e('A project keeps at most 20 floor plans', 409),
+  5391: e('The AP is already placed on another floor plan', 409),
+  5392: e('Only Wi-Fi devices of this project can be placed on the map', 400),
+  5393: e('A wall, an AP or the scale line lies outside the floor plan', 400),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -263,6 +268,8 @@ export const Codes = {
   PROJECT_EXPIRED: 74,
   VERIFY_LIMIT: 75,
   LOCAL_MANAGE: 76,
+  /** A floor plan upload refused (the message says why: "Failed to upload: …"). */
+  UPLOAD_MAP: 79,
   PASSWORD_INPUT_LIMIT: 80,
   MESH_WLAN_CONFLICT: 93,
   REMOTE_FAILED: 320,
@@ -379,6 +386,10 @@ export const Codes = {
   BACKUP_NOT_A_BACKUP: 5365,
   BACKUP_DAMAGED: 5366,
   BACKUP_FOREIGN_SECRETS: 5367,
+  FLOOR_PLAN_LIMIT: 5390,
+  AP_ON_OTHER_PLAN: 5391,
+  NOT_A_WIFI_DEVICE: 5392,
+  OUTSIDE_PLAN: 5393,
 } as const satisfies Record<string, ErrorCode>;
 
 /** Client-side failures that have no server code (SPEC.md §7). */

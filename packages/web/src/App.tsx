@@ -66,6 +66,7 @@ const ClientListPage = named(() => import('./features/clients/ClientListPage.tsx
 const ClientDataPage = named(() => import('./features/clients/ClientDataPage.tsx'), 'ClientDataPage');
 const WirelessPage = named(() => import('./features/wireless/WirelessPage.tsx'), 'WirelessPage');
 const BackupPage = named(() => import('./features/backup/BackupPage.tsx'), 'BackupPage');
+const WifiMapPage = named(() => import('./features/wifi-map/WifiMapPage.tsx'), 'WifiMapPage');
 const RfPage = named(() => import('./features/rf/RfPage.tsx'), 'RfPage');
 
 const REAL_PAGES: Record<string, () => ReactNode> = {
@@ -88,6 +89,7 @@ const REAL_PAGES: Record<string, () => ReactNode> = {
   '/manage/onlinestat': () => <ClientDataPage />,
   '/manage/wirelessconf': () => <WirelessPage />,
   '/manage/backup': () => <BackupPage />,
+  '/manage/visualization/td': () => <WifiMapPage />,
   '/manage/rfconf': () => <RfPage />,
 };
 

@@ -20,3 +20,4 @@ export * from './schema/projects.ts';
 export * from './schema/rf.ts';
 export * from './schema/stats.ts';
 export * from './schema/wifi.ts';
+export * from './schema/wifi-map.ts';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { buildFirmwareImage, isDemoProjectId } from '@beacon/protocol';
 import * as XLSX from '@e965/xlsx';
 import { asc, eq, inArray } from 'drizzle-orm';
@@ -14,6 +15,7 @@ import {
   dataScreens,
   devices,
   firmwareImages,
+  floorPlans,
   networkRevisions,
   onlineClients,
   projectLogSettings,
@@ -29,6 +31,7 @@ import {
 import { selectDevices } from '../../src/devices/row.ts';
 import { insertDevice } from '../devices.helpers.ts';
 import type { TestServer } from '../helpers/harness.ts';
+import { buildPng } from '../helpers/png.ts';
 
 /**
  * The contract suites (DESIGN.md "Tests", after NetBox's generic API tests). Every route under
@@ -2026,6 +2029,123 @@ const rfResource: ContractResource = {
   ],
 };
 
+/** The Wi-Fi map (src/wifi-map/, decisions 0052-0053): an AP of the project and one floor plan. */
+const wifiMapResource: ContractResource = {
+  name: 'wifi-map',
+  async setup(world) {
+    const seen = new Date();
+    const sn = contractSn('M');
+    // Offline: the map only needs an AP of the project, and an offline one is left alone by the
+    // server's own jobs (an online one without a connection would be marked away mid-test).
+    await insertDevice(world.server.database, {
+      sn,
+      projectId: world.projectId,
+      model: 'BA-W1200C',
+      type: 'ap',
+      status: 0,
+    });
+    const image = buildPng(100, 60);
+    const [plan] = await world.server.database.db
+      .insert(floorPlans)
+      .values({
+        projectId: world.projectId,
+        name: 'Ground floor',
+        mime: 'image/png',
+        width: 100,
+        height: 60,
+        size: image.length,
+        checksum: createHash('sha256').update(image).digest('hex'),
+        image,
+        createdAt: seen,
+        updatedAt: seen,
+      })
+      .returning({ id: floorPlans.id });
+    return { sn, planId: plan!.id, upload: buildPng(50, 30) };
+  },
+  async state(ctx) {
+    return ctx.server.database.db
+      .select()
+      .from(floorPlans)
+      .where(eq(floorPlans.projectId, ctx.projectId))
+      .orderBy(asc(floorPlans.id));
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/wifi-map',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/wifi-map`,
+    },
+    {
+      method: 'POST',
+      pattern: '/api/v1/projects/:id/wifi-map/plans',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/wifi-map/plans?name=Second%20floor`,
+      body: (c) => {
+        const form = new FormData();
+        form.append('file', new Blob([c.fixture.upload as Buffer]), 'second.png');
+        return form;
+      },
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/wifi-map/plans/:planId',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/wifi-map/plans/${c.fixture.planId}`,
+      body: (c) => ({
+        name: 'Ground floor',
+        scale: { x1: 0, y1: 50, x2: 100, y2: 50, metres: 25 },
+        walls: [{ x1: 50, y1: 0, x2: 50, y2: 60, material: 'brick' }],
+        aps: [{ sn: c.fixture.sn, x: 20, y: 30 }],
+      }),
+      invalid: [
+        {
+          label: 'a wall off the image',
+          body: {
+            name: 'G',
+            scale: null,
+            walls: [{ x1: 0, y1: 0, x2: 500, y2: 0, material: 'brick' }],
+            aps: [],
+          },
+          code: 5393,
+        },
+        {
+          label: 'an unknown material',
+          body: {
+            name: 'G',
+            scale: null,
+            walls: [{ x1: 0, y1: 0, x2: 5, y2: 0, material: 'paper' }],
+            aps: [],
+          },
+          code: 16,
+        },
+        {
+          label: 'a device that is not an AP of the project',
+          body: { name: 'G', scale: null, walls: [], aps: [{ sn: 'NOSUCHDEVICE0001', x: 1, y: 1 }] },
+          code: 5392,
+        },
+        {
+          label: 'a scale line of 2 pixels',
+          body: { name: 'G', scale: { x1: 0, y1: 0, x2: 2, y2: 0, metres: 5 }, walls: [], aps: [] },
+          code: 16,
+        },
+      ],
+    },
+    {
+      method: 'DELETE',
+      pattern: '/api/v1/projects/:id/wifi-map/plans/:planId',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/wifi-map/plans/${c.fixture.planId}`,
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/wifi-map/plans/:planId/image',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/wifi-map/plans/${c.fixture.planId}/image?v=abc`,
+    },
+  ],
+};
+
 export const CONTRACT_RESOURCES: ContractResource[] = [
   projectResource,
   sharingResource,
@@ -2044,4 +2164,5 @@ export const CONTRACT_RESOURCES: ContractResource[] = [
   rfResource,
   overviewResource,
   backupResource,
+  wifiMapResource,
 ];
