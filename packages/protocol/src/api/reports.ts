@@ -123,8 +123,25 @@ export const ModelUploadBody = z
   .refine((m) => m.poePorts <= m.ports, { message: 'PoE ports cannot outnumber ports', path: ['poePorts'] })
   .refine((m) => m.minVlan <= m.maxVlan, { message: 'The VLAN range is reversed', path: ['maxVlan'] });
 export type ModelUploadBody = z.input<typeof ModelUploadBody>;
+export type ModelUpload = z.output<typeof ModelUploadBody>;
 
 export const ModelParams = z.object({ model: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/) });
 
 /** The brand a device of `model` counts under (uploaded models carry theirs). */
 export const catalogueBrand = (model: string): string | null => (modelInfo(model) ? CATALOGUE_BRAND : null);
+
+/** en-US names of SPEC.md §4's status codes, for exports. */
+export const DEVICE_STATUS_NAMES: Readonly<Record<number, string>> = {
+  0: 'Offline',
+  1: 'Online',
+  2: 'Upgrade done',
+  3: 'Upgrading',
+  4: 'Uploading',
+  5: 'Upload success',
+  6: 'Upload failed',
+  7: 'Online, not saved',
+  8: 'Rebooting',
+  9: 'Offline',
+};
+/** A project without a location counts under this name in the pivot. */
+export const NO_LOCATION = 'Not set';

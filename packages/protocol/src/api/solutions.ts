@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { Codes } from '../errors.ts';
-import { validateName } from '../validators/names.ts';
 import { invalid } from '../validators/result.ts';
 import { checked } from '../validators/zod.ts';
 import { IdParam } from './ids.ts';
@@ -128,7 +127,12 @@ export type Recommendation = z.infer<typeof Recommendation>;
 
 export const GenerateBody = z.object({ input: SolutionInput });
 
-const SolutionName = checked(z.string().trim(), (v) => validateName(v, 'Solution name', 32));
+/** A solution's name: 1 to 32 characters, spaces allowed inside (it titles the PDF), no control characters or emoticons. */
+const SolutionName = checked(z.string().trim(), (v) =>
+  v.length === 0 || v.length > 32 || /[\p{Cc}\p{Extended_Pictographic}]/u.test(v)
+    ? invalid(Codes.FORM_DATA, 'Enter a name of 1 to 32 characters')
+    : null,
+);
 export const SolutionBody = z.object({ name: SolutionName, input: SolutionInput });
 export type SolutionBody = z.input<typeof SolutionBody>;
 
