@@ -4,8 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Col, Row, Select, Space, Table, Typography } from 'antd';
 import { BarChart } from 'echarts/charts';
 import * as echarts from 'echarts/core';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useKeyboardScroll } from '../../components/useKeyboardScroll.ts';
 import { PageTitle } from '../../layout/PageTitle.tsx';
 import { showError } from '../../state/feedback.ts';
 import { EChart } from '../clients/EChart.tsx';
@@ -18,6 +19,8 @@ type Filters = Partial<Record<PivotDimension, string>>;
 /** /reports/devices — activated devices pivoted by brand, type, model and location, with totals and a chart. */
 export function PivotPage() {
   const { t } = useTranslation();
+  const tableBox = useRef<HTMLDivElement>(null);
+  useKeyboardScroll(tableBox, t('reports.title'));
   const [rows, setRows] = useState<PivotDimension>('type');
   const [columns, setColumns] = useState<PivotDimension>('location');
   const [filters, setFilters] = useState<Filters>({});
@@ -96,42 +99,44 @@ export function PivotPage() {
         </Space>
         <Row gutter={[16, 16]}>
           <Col xs={24} xl={12}>
-            <Table
-              size="small"
-              loading={pivot.isLoading}
-              rowKey="key"
-              pagination={false}
-              scroll={{ x: 480 }}
-              dataSource={v?.rows ?? []}
-              data-testid="pivot-table"
-              columns={[
-                { title: `${dim(rows)} \\ ${dim(columns)}`, dataIndex: 'key' },
-                ...(v?.columns ?? []).map((c) => ({
-                  title: c,
-                  key: c,
-                  align: 'right' as const,
-                  render: (_: unknown, r: { cells: Record<string, number> }) => r.cells[c] ?? 0,
-                })),
-                { title: t('reports.total'), dataIndex: 'total', align: 'right' as const },
-              ]}
-              summary={() =>
-                v ? (
-                  <Table.Summary.Row>
-                    <Table.Summary.Cell index={0}>
-                      <strong>{t('reports.total')}</strong>
-                    </Table.Summary.Cell>
-                    {v.columns.map((c, i) => (
-                      <Table.Summary.Cell key={c} index={i + 1} align="right">
-                        {v.columnTotals[c] ?? 0}
+            <div ref={tableBox}>
+              <Table
+                size="small"
+                loading={pivot.isLoading}
+                rowKey="key"
+                pagination={false}
+                scroll={{ x: 480 }}
+                dataSource={v?.rows ?? []}
+                data-testid="pivot-table"
+                columns={[
+                  { title: `${dim(rows)} \\ ${dim(columns)}`, dataIndex: 'key' },
+                  ...(v?.columns ?? []).map((c) => ({
+                    title: c,
+                    key: c,
+                    align: 'right' as const,
+                    render: (_: unknown, r: { cells: Record<string, number> }) => r.cells[c] ?? 0,
+                  })),
+                  { title: t('reports.total'), dataIndex: 'total', align: 'right' as const },
+                ]}
+                summary={() =>
+                  v ? (
+                    <Table.Summary.Row>
+                      <Table.Summary.Cell index={0}>
+                        <strong>{t('reports.total')}</strong>
                       </Table.Summary.Cell>
-                    ))}
-                    <Table.Summary.Cell index={v.columns.length + 1} align="right">
-                      <strong data-testid="pivot-total">{v.total}</strong>
-                    </Table.Summary.Cell>
-                  </Table.Summary.Row>
-                ) : null
-              }
-            />
+                      {v.columns.map((c, i) => (
+                        <Table.Summary.Cell key={c} index={i + 1} align="right">
+                          {v.columnTotals[c] ?? 0}
+                        </Table.Summary.Cell>
+                      ))}
+                      <Table.Summary.Cell index={v.columns.length + 1} align="right">
+                        <strong data-testid="pivot-total">{v.total}</strong>
+                      </Table.Summary.Cell>
+                    </Table.Summary.Row>
+                  ) : null
+                }
+              />
+            </div>
           </Col>
           <Col xs={24} xl={12}>
             <EChart option={option} label={t('reports.chart')} testId="pivot-chart" />

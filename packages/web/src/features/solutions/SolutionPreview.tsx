@@ -1,10 +1,14 @@
 import type { Recommendation, SolutionLine } from '@beacon/protocol';
 import { Card, Col, List, Row, Table, Typography } from 'antd';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useKeyboardScroll } from '../../components/useKeyboardScroll.ts';
 
 /** The device list (model, quantity, remarks), how it was computed, deployment advice, advantages. */
 export function SolutionPreview({ recommendation }: { recommendation: Recommendation }) {
   const { t } = useTranslation();
+  const tableBox = useRef<HTMLDivElement>(null);
+  useKeyboardScroll(tableBox, t('solutions.deviceList'));
   return (
     <Row gutter={[16, 16]} data-testid="solution-preview">
       <Col span={24}>
@@ -12,28 +16,30 @@ export function SolutionPreview({ recommendation }: { recommendation: Recommenda
           <Typography.Paragraph>
             {t('solutions.demand', { clients: recommendation.clients, mbps: recommendation.demandMbps })}
           </Typography.Paragraph>
-          <Table<SolutionLine>
-            rowKey="role"
-            size="small"
-            pagination={false}
-            scroll={{ x: 640 }}
-            dataSource={recommendation.lines}
-            columns={[
-              {
-                title: t('solutions.role'),
-                dataIndex: 'role',
-                render: (r: string) => t(`solutions.roles.${r}`),
-              },
-              { title: t('solutions.model'), dataIndex: 'model' },
-              {
-                title: t('solutions.quantity'),
-                dataIndex: 'quantity',
-                render: (q: number, l) => <span data-testid={`solution-qty-${l.role}`}>{q}</span>,
-              },
-              { title: t('solutions.remarks'), dataIndex: 'remark' },
-              { title: t('solutions.why'), dataIndex: 'reason' },
-            ]}
-          />
+          <div ref={tableBox}>
+            <Table<SolutionLine>
+              rowKey="role"
+              size="small"
+              pagination={false}
+              scroll={{ x: 640 }}
+              dataSource={recommendation.lines}
+              columns={[
+                {
+                  title: t('solutions.role'),
+                  dataIndex: 'role',
+                  render: (r: string) => t(`solutions.roles.${r}`),
+                },
+                { title: t('solutions.model'), dataIndex: 'model' },
+                {
+                  title: t('solutions.quantity'),
+                  dataIndex: 'quantity',
+                  render: (q: number, l) => <span data-testid={`solution-qty-${l.role}`}>{q}</span>,
+                },
+                { title: t('solutions.remarks'), dataIndex: 'remark' },
+                { title: t('solutions.why'), dataIndex: 'reason' },
+              ]}
+            />
+          </div>
         </Card>
       </Col>
       <Col xs={24} xl={12}>
