@@ -97,6 +97,10 @@ describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
         ['/manage/backup', 'configuration backup'],
         ['/manage/visualization/td', 'Wi-Fi map'],
         ['/manage/visualization/topo', 'interim Beta screen'],
+        ['/solutions', 'solutions'],
+        ['/solutions/new', 'solution generator'],
+        ['/reports/devices', 'activated devices'],
+        ['/models', 'model list'],
       ] as const) {
         await visit(page, path);
         await expectAccessible(page, `${screen} @${vp.width}`);

@@ -223,6 +223,13 @@ export const ERROR_CATALOGUE = {
   5391: e('The AP is already placed on another floor plan', 409),
   5392: e('Only Wi-Fi devices of this project can be placed on the map', 400),
   5393: e('A wall, an AP or the scale line lies outside the floor plan', 400),
+  // Solutions, reports and the model list (src/solutions/, src/reports/, src/models/ of the server, decisions 0054-0055); 5400-5419.
+  5400: e(
+    'A solution has at most 999 APs, 99 access switches, 99 core switches, one gateway and one AC',
+    409,
+  ),
+  5401: e('This solution is shared with you read-only', 403),
+  5402: e('Only a manufacturer account can upload models', 403),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -341,6 +348,10 @@ export const Codes = {
   SOLUTION_SWITCHES_OUTNUMBER_APS: 5050,
   SOLUTION_NO_DEVICE_TYPE: 5051,
   SOLUTION_NO_PLAN: 5052,
+  SOLUTION_CAP: 5400,
+  SOLUTION_READ_ONLY: 5401,
+  MODEL_UPLOAD_ROLE: 5402,
+  MODEL_EXISTS: 5021,
   NOT_BACK_IN_TIME: 5110,
   UPGRADE_FAILED: 5111,
   DEPENDENCY_DOWN: 5070,

@@ -42,11 +42,14 @@ import { registerNulGuard, validatorCompiler } from './http/validation.ts';
 import { setWebCacheHeaders } from './http/web-assets.ts';
 import { logRoutes } from './logs/routes.ts';
 import { firmwareDownloadRoutes, maintenanceRoutes } from './maintenance/routes.ts';
+import { modelRoutes } from './models/routes.ts';
 import { networkRoutes } from './network/routes.ts';
 import { overviewRoutes } from './overview/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
+import { reportRoutes } from './reports/routes.ts';
 import { rfRoutes } from './rf/routes.ts';
 import { sharingRoutes } from './sharing/routes.ts';
+import { solutionRoutes } from './solutions/routes.ts';
 import { statsRoutes } from './stats/routes.ts';
 import { wifiRoutes } from './wifi/routes.ts';
 import { wifiMapRoutes } from './wifi-map/routes.ts';
@@ -171,6 +174,9 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         await backupRoutes(signed as App, deps);
         await rfRoutes(signed as App, deps);
         await wifiMapRoutes(signed as App, deps);
+        await solutionRoutes(signed as App, deps);
+        await reportRoutes(signed as App, deps);
+        await modelRoutes(signed as App, deps);
       });
     },
     { prefix: API_PREFIX },

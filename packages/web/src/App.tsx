@@ -40,6 +40,14 @@ const InfoPage = lazy(() =>
 );
 const TransferPage = named(() => import('./features/static/StaticPages.tsx'), 'TransferPage');
 const AccountPage = named(() => import('./features/account/AccountPage.tsx'), 'AccountPage');
+const SolutionsPage = named(() => import('./features/solutions/SolutionsPage.tsx'), 'SolutionsPage');
+const SolutionPage = named(() => import('./features/solutions/SolutionPage.tsx'), 'SolutionPage');
+const SolutionEditorPage = named(
+  () => import('./features/solutions/SolutionEditor.tsx'),
+  'SolutionEditorPage',
+);
+const PivotPage = named(() => import('./features/solutions/PivotPage.tsx'), 'PivotPage');
+const ModelsPage = named(() => import('./features/solutions/ModelsPage.tsx'), 'ModelsPage');
 const LoginPage = named(() => import('./features/auth/LoginPage.tsx'), 'LoginPage');
 const ResetPasswordPage = named(() => import('./features/auth/ResetPasswordPage.tsx'), 'ResetPasswordPage');
 const SignUpPage = named(() => import('./features/auth/SignUpPage.tsx'), 'SignUpPage');
@@ -314,6 +322,12 @@ export function App() {
           <Route element={<RequireSession />}>
             <Route index element={<LandingRedirect />} />
             <Route path="/account" element={<AccountPage />} />
+            <Route path="/solutions" element={<SolutionsPage />} />
+            <Route path="/solutions/new" element={<SolutionEditorPage />} />
+            <Route path="/solutions/:id" element={<SolutionPage />} />
+            <Route path="/solutions/:id/edit" element={<SolutionEditorPage />} />
+            <Route path="/reports/devices" element={<PivotPage />} />
+            <Route path="/models" element={<ModelsPage />} />
             <Route path="/invite/:code" element={<AcceptInvitePage />} />
             {ROUTES.map((r) => (
               <Route

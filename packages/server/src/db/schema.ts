@@ -18,6 +18,7 @@ export * from './schema/network.ts';
 export * from './schema/overview.ts';
 export * from './schema/projects.ts';
 export * from './schema/rf.ts';
+export * from './schema/solutions.ts';
 export * from './schema/stats.ts';
 export * from './schema/wifi.ts';
 export * from './schema/wifi-map.ts';

@@ -1,4 +1,6 @@
-import { apiKeys, customScenarios } from '../../src/db/schema.ts';
+import { generateSolution, SolutionInput } from '@beacon/protocol';
+import { eq } from 'drizzle-orm';
+import { accounts, apiKeys, customScenarios, solutionShares, solutions } from '../../src/db/schema.ts';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import type { TestServer } from '../helpers/harness.ts';
 
@@ -59,6 +61,44 @@ const freshEmail = (tag: string): string => `${tag}-${++counter}-${process.pid}@
 async function ownSession({ server }: InputWorld): Promise<Record<string, unknown>> {
   const own = await createAccount(server, { password: PASSWORD });
   return { session: own.client.cookieToken };
+}
+
+const SOLUTION_INPUT = {
+  scenario: 'hotel',
+  rooms: 20,
+  dormitories: 0,
+  classrooms: 0,
+  offices: 0,
+  wards: 0,
+  area: 500,
+  floors: 2,
+  clientsPerRoom: 2,
+  corridorLength: 0,
+  installHeight: 3,
+  broadband: 300,
+  maxBandwidthPerLine: 300,
+  connectedClients: 0,
+  apModel: 'BA-W1200C',
+  gatewayModel: 'BG-R3000P',
+  accessSwitchModel: 'BS-S2024P',
+  coreSwitchModel: 'BS-S2024P',
+  overrides: { aps: 20 },
+};
+
+/** A solution of the suite's account, straight in the database. */
+async function ownSolution({ server, account }: InputWorld): Promise<Record<string, unknown>> {
+  const input = SolutionInput.parse(SOLUTION_INPUT);
+  const [row] = await server.database.db
+    .insert(solutions)
+    .values({
+      ownerId: account.id,
+      name: `Sol${++counter}`,
+      scenario: 'hotel',
+      input,
+      recommendation: generateSolution(input),
+    })
+    .returning({ id: solutions.id });
+  return { id: row.id };
 }
 
 /** A GET that takes no input of its own (documents, templates, probes). */
@@ -240,6 +280,113 @@ export const INPUT_ROUTES: InputRoute[] = [
     caller: 'anonymous',
     path: () => '/api/v1/firmware/12/download?sn=CTFIRMWARE0000001&exp=1900000000&sig=abcdef',
   },
+
+  // ── solutions (src/solutions/routes.ts)
+  plainGet('/api/v1/solutions', 'account'),
+  {
+    method: 'POST',
+    pattern: '/api/v1/solutions/generate',
+    path: () => '/api/v1/solutions/generate',
+    body: () => ({ input: SOLUTION_INPUT }),
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/solutions',
+    path: () => '/api/v1/solutions',
+    body: () => ({ name: 'Contract hotel', input: SOLUTION_INPUT }),
+  },
+  {
+    method: 'GET',
+    pattern: '/api/v1/solutions/:solutionId',
+    setup: ownSolution,
+    path: (c) => `/api/v1/solutions/${c.fixture.id}`,
+  },
+  {
+    method: 'PUT',
+    pattern: '/api/v1/solutions/:solutionId',
+    setup: ownSolution,
+    path: (c) => `/api/v1/solutions/${c.fixture.id}`,
+    body: () => ({ name: 'Contract hotel 2', input: SOLUTION_INPUT }),
+  },
+  {
+    method: 'DELETE',
+    pattern: '/api/v1/solutions/:solutionId',
+    setup: ownSolution,
+    path: (c) => `/api/v1/solutions/${c.fixture.id}`,
+  },
+  {
+    method: 'GET',
+    pattern: '/api/v1/solutions/:solutionId/pdf',
+    setup: ownSolution,
+    path: (c) => `/api/v1/solutions/${c.fixture.id}/pdf`,
+  },
+  {
+    method: 'GET',
+    pattern: '/api/v1/solutions/:solutionId/shares',
+    setup: ownSolution,
+    path: (c) => `/api/v1/solutions/${c.fixture.id}/shares`,
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/solutions/:solutionId/shares',
+    async setup(world) {
+      const fixture = await ownSolution(world);
+      const peer = await createAccount(world.server, { password: PASSWORD });
+      return { ...fixture, peer: peer.email };
+    },
+    path: (c) => `/api/v1/solutions/${c.fixture.id}/shares`,
+    body: (c) => ({ account: c.fixture.peer }),
+  },
+  {
+    method: 'DELETE',
+    pattern: '/api/v1/solutions/:solutionId/shares/:accountId',
+    async setup(world) {
+      const fixture = await ownSolution(world);
+      const peer = await createAccount(world.server, { password: PASSWORD });
+      await world.server.database.db
+        .insert(solutionShares)
+        .values({ solutionId: fixture.id as number, accountId: peer.id });
+      return { ...fixture, peer: peer.id };
+    },
+    path: (c) => `/api/v1/solutions/${c.fixture.id}/shares/${c.fixture.peer}`,
+  },
+
+  // ── reports and the model list (src/reports/routes.ts, src/models/routes.ts)
+  {
+    method: 'GET',
+    pattern: '/api/v1/reports/activated-devices',
+    path: () =>
+      '/api/v1/reports/activated-devices?rows=model&columns=location&brand=Beacon&type=ap&model=BA-W1200C&location=Lyon&projectId=1000000',
+  },
+  {
+    method: 'GET',
+    pattern: '/api/v1/reports/activated-devices/export',
+    path: () => '/api/v1/reports/activated-devices/export?rows=type&columns=brand&location=Lyon',
+  },
+  { method: 'GET', pattern: '/api/v1/models', path: () => '/api/v1/models?q=poe&type=switch' },
+  {
+    method: 'POST',
+    pattern: '/api/v1/models',
+    async setup({ server, account }) {
+      await server.database.db.update(accounts).set({ role: 2 }).where(eq(accounts.id, account.id));
+      return {};
+    },
+    path: () => '/api/v1/models',
+    body: () => ({
+      model: `CT-M${++counter}`,
+      brand: 'Contract',
+      type: 'switch',
+      description: 'A contract switch',
+      ports: 10,
+      poePorts: 8,
+      poeBudget: 120,
+      bands: [],
+      minVlan: 2,
+      maxVlan: 4094,
+      capabilities: ['poe', 'vlan'],
+    }),
+  },
+  { method: 'GET', pattern: '/api/v1/models/:model/image', path: () => '/api/v1/models/BA-W1200C/image' },
 
   // ── live events, development outbox, documents and probes
   plainGet('/api/v1/events', 'account'),

@@ -365,6 +365,12 @@ const deviceResource: ContractResource = {
     },
     {
       method: 'GET',
+      pattern: '/api/v1/projects/:id/devices/export',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/devices/export?format=csv`,
+    },
+    {
+      method: 'GET',
       pattern: '/api/v1/projects/:id/devices/:sn',
       access: 'read',
       path: (c) => `/projects/${c.projectId}/devices/${c.fixture.bound}`,

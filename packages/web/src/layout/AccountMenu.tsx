@@ -1,4 +1,10 @@
-import { LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import {
+  AppstoreOutlined,
+  BarChartOutlined,
+  LogoutOutlined,
+  SolutionOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
 import type { SessionView } from '@beacon/protocol';
 import { Avatar, Dropdown, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -27,6 +33,21 @@ export function AccountMenu({
             icon: <UserOutlined />,
             label: <span data-testid="account-menu-profile">{t('header.profile')}</span>,
           },
+          {
+            key: 'solutions',
+            icon: <SolutionOutlined />,
+            label: <span data-testid="account-menu-solutions">{t('solutions.title')}</span>,
+          },
+          {
+            key: 'reports',
+            icon: <BarChartOutlined />,
+            label: <span data-testid="account-menu-reports">{t('reports.title')}</span>,
+          },
+          {
+            key: 'models',
+            icon: <AppstoreOutlined />,
+            label: <span data-testid="account-menu-models">{t('models.title')}</span>,
+          },
           { type: 'divider' },
           {
             key: 'logout',
@@ -36,6 +57,9 @@ export function AccountMenu({
         ],
         onClick: ({ key }) => {
           if (key === 'profile') navigate('/account');
+          if (key === 'solutions') navigate('/solutions');
+          if (key === 'reports') navigate('/reports/devices');
+          if (key === 'models') navigate('/models');
           if (key === 'logout') onLogout();
         },
       }}

@@ -41,6 +41,7 @@ import { useIsPhone } from '../../layout/useIsPhone.ts';
 import { canWrite, useCurrentProject } from '../../session/currentProject.ts';
 import { errorText, showError, showSuccess } from '../../state/feedback.ts';
 import { withLoadState } from '../../state/store.ts';
+import { DeviceExportButton } from '../solutions/DeviceExportButton.tsx';
 import { type DeviceListParams, devicesApi, devicesKey } from './api.ts';
 import { BulkActions } from './BulkActions.tsx';
 import { DeviceDrawer } from './DeviceDrawer.tsx';
@@ -371,6 +372,7 @@ export function DevicesPage() {
               </Button>
             ) : null}
             <BulkActions projectId={current.id} selected={selected} writable={writable} />
+            <DeviceExportButton projectId={current.id} />
             <Tooltip title={t('common.refresh')}>
               <Button
                 icon={<ReloadOutlined />}
