@@ -213,10 +213,19 @@ export const ERROR_CATALOGUE = {
   5367: e('The backup was made by another server: its secrets cannot be opened here', 400),
   // Social sign-in, two-factor sign-in, SMS (src/auth/ of the server, docs/decisions/0056, 0057); 5420-5439.
   5420: e('This social account is already bound to another Beacon account', 409),
-  5421: e('This is the last way to sign in to your account: set a password or bind another account first', 409),
-  5422: e('The social sign-in could not be verified (it expired or was started in another browser): start again', 400),
+  5421: e(
+    'This is the last way to sign in to your account: set a password or bind another account first',
+    409,
+  ),
+  5422: e(
+    'The social sign-in could not be verified (it expired or was started in another browser): start again',
+    400,
+  ),
   5423: e('This sign-in method is not available on this server', 404),
-  5424: e('An account with this email already exists: sign in with it and bind the social account from your profile', 409),
+  5424: e(
+    'An account with this email already exists: sign in with it and bind the social account from your profile',
+    409,
+  ),
   5425: e('The sign-in was cancelled or refused at the provider', 400),
   5426: e('An account of this provider is already bound to your account: unbind it first', 409),
   5427: e('The social account shares no verified email: sign up with your email, then bind it', 400),

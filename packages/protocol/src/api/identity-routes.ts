@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SessionView } from './auth.ts';
 import {
   RecoveryCodesView,
   SecondFactorBody,
@@ -14,7 +15,6 @@ import {
   TwoFactorSetupView,
   VerifyPhoneBody,
 } from './identity.ts';
-import { SessionView } from './auth.ts';
 import type { RouteContract } from './route-contract.ts';
 
 /**
@@ -37,7 +37,12 @@ export const IDENTITY_ROUTES = {
     body: SocialCallbackBody,
     response: SocialCallbackResult,
   },
-  secondFactor: { method: 'POST', path: '/auth/second-factor', body: SecondFactorBody, response: SessionView },
+  secondFactor: {
+    method: 'POST',
+    path: '/auth/second-factor',
+    body: SecondFactorBody,
+    response: SessionView,
+  },
 
   security: { method: 'GET', path: '/account/security', response: SecurityView },
   bind: {
@@ -52,7 +57,12 @@ export const IDENTITY_ROUTES = {
     params: SocialProviderParams,
     response: SecurityView,
   },
-  singleSession: { method: 'PUT', path: '/account/single-session', body: SingleSessionBody, response: SecurityView },
+  singleSession: {
+    method: 'PUT',
+    path: '/account/single-session',
+    body: SingleSessionBody,
+    response: SecurityView,
+  },
   twoFactorSetup: { method: 'POST', path: '/account/two-factor/setup', response: TwoFactorSetupView },
   twoFactorEnable: {
     method: 'POST',

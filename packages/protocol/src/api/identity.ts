@@ -98,7 +98,9 @@ export type RecoveryCodesView = z.infer<typeof RecoveryCodesView>;
 /** Default region code (SPEC.md §9) and the phone number rules (ITU-T E.164: at most 15 digits). */
 export const DEFAULT_REGION_CODE = '86';
 export function validateRegionCode(value: string): Check {
-  return /^[1-9]\d{0,3}$/.test(value) ? null : invalid(Codes.FORM_DATA, 'Enter a region code of 1 to 4 digits');
+  return /^[1-9]\d{0,3}$/.test(value)
+    ? null
+    : invalid(Codes.FORM_DATA, 'Enter a region code of 1 to 4 digits');
 }
 export function validatePhoneNumber(value: string): Check {
   return /^\d{4,14}$/.test(value) ? null : invalid(Codes.FORM_DATA, 'Enter a phone number of 4 to 14 digits');
