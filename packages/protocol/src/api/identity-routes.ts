@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SessionView } from './auth.ts';
 import {
+  ProviderView,
   RecoveryCodesView,
   SecondFactorBody,
   SecurityView,
@@ -24,6 +25,7 @@ import type { RouteContract } from './route-contract.ts';
  * routes need one, from the web console (an API key answers 5090).
  */
 export const IDENTITY_ROUTES = {
+  socialProviders: { method: 'GET', path: '/auth/social/providers', response: z.array(ProviderView) },
   socialStart: {
     method: 'POST',
     path: '/auth/social/:provider/start',

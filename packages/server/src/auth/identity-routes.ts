@@ -34,9 +34,22 @@ function setFlowCookie(reply: FastifyReply, config: Config, secret: string): voi
 export async function identityAuthRoutes(app: App, deps: Deps): Promise<void> {
   const oidc = createOidc(deps);
   const twoFactor = createTwoFactor(deps);
+  const security = createSecurity(deps);
   const { config } = deps;
   const tags = ['auth'];
   const rateLimited = { rateLimit: { max: config.authRateLimitPerMinute, timeWindow: '1 minute' } };
+
+  app.get(
+    R.socialProviders.path,
+    {
+      schema: {
+        tags,
+        summary: 'The social sign-in providers this server offers',
+        response: { 200: envelope(R.socialProviders.response) },
+      },
+    },
+    async () => ok(security.providers()),
+  );
 
   app.post(
     R.socialStart.path,

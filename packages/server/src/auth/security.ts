@@ -15,6 +15,12 @@ export function createSecurity(deps: Deps) {
   const { db } = deps.database;
   const { config } = deps;
 
+  const providers = () =>
+    SOCIAL_PROVIDERS.map((provider) => {
+      const p = config.signIn.socialProviders.find((c) => c.provider === provider);
+      return { provider, name: p?.name ?? provider, configured: Boolean(p) };
+    });
+
   async function view(tx: DbOrTx, accountId: number): Promise<SecurityView> {
     const account = await repo.findAccountById(tx, accountId);
     if (!account) throw new AppError(Codes.TOKEN_OLD);
@@ -28,10 +34,7 @@ export function createSecurity(deps: Deps) {
     return {
       hasPassword: account.passwordHash.startsWith('$argon2'),
       identities: identities.map(toIdentityView),
-      providers: SOCIAL_PROVIDERS.map((provider) => {
-        const p = config.signIn.socialProviders.find((c) => c.provider === provider);
-        return { provider, name: p?.name ?? provider, configured: Boolean(p) };
-      }),
+      providers: providers(),
       singleSession: row?.singleSession === true,
       twoFactor: {
         enabled: twoFactorEnabled,
@@ -55,6 +58,7 @@ export function createSecurity(deps: Deps) {
   });
 
   return {
+    providers,
     view: (principal: Principal) => view(db, principal.accountId),
 
     /**

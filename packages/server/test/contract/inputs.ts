@@ -186,6 +186,7 @@ export const INPUT_ROUTES: InputRoute[] = [
 
   // ── sign-in methods (src/auth/identity-routes.ts): this suite's server has no OIDC provider, so
   // the social starts answer 5423 and the callback 5422; the second-factor checks answer 5429/5430.
+  plainGet('/api/v1/auth/social/providers'),
   {
     method: 'POST',
     pattern: '/api/v1/auth/social/:provider/start',
