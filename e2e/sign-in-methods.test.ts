@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -75,7 +76,10 @@ describe.runIf(hasChromium())('sign-in methods in the browser', () => {
         .toMatch(/^([a-z0-9]{4}-[a-z0-9]{4}\n?){10}$/);
       await page.getByRole('button', { name: 'Done' }).click();
       await expect.poll(() => page.getByTestId('two-factor-state').textContent()).toMatch(/On:/);
-      await page.screenshot({ path: `artifacts/sign-in-methods-account-${vp.name}.png`, fullPage: true });
+      await page.screenshot({
+        path: path.resolve(import.meta.dirname, `artifacts/sign-in-methods-account-${vp.name}.png`),
+        fullPage: true,
+      });
 
       // Sign out, then in again with the provider: the second factor is asked for.
       await call(page, 'POST', '/auth/logout');
