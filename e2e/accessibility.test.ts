@@ -34,6 +34,7 @@ describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
         '/reset-password',
         '/static/transfer',
         '/static/transferToLocalDev',
+        '/static/wechatTransfer',
       ]) {
         await visit(page, path);
         await expectAccessible(page, `${path} @${vp.width}`);

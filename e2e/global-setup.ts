@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -9,6 +10,7 @@ import { loadConfig } from '../packages/server/src/config.ts';
 import { startEmbeddedPostgresOnFreePort } from '../packages/server/src/db/embedded.ts';
 import { seedDemoDevices } from '../packages/server/src/gateway/demo.ts';
 import { startServer } from '../packages/server/src/server.ts';
+import { startTestOidcProvider } from '../packages/server/test/helpers/oidc-provider.ts';
 import { findChromium } from './helpers/chromium.ts';
 import { startE2eDevicePool } from './helpers/devices.ts';
 
@@ -21,7 +23,21 @@ declare module 'vitest' {
     /** The server's MQTT broker and factory key: a test that runs simulated devices of its own. */
     brokerUrl: string;
     factoryKey: string;
+    /** The in-process OpenID provider that every social sign-in slot of the server uses. */
+    idpUrl: string;
   }
+}
+
+/** A loopback port that is free now (the server takes it a moment later). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -66,12 +82,21 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
   }
 
+  // A real OpenID provider in-process for social sign-in (e2e/sign-in-methods.test.ts). Its redirect
+  // URIs name the server's address, so the server's port is chosen first.
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const idp = await startTestOidcProvider([publicUrl]);
+  cleanups.push(() => idp.close());
+  project.provide('idpUrl', idp.issuer);
   const config = loadConfig({
     ...process.env,
+    ...idp.env(),
+    PUBLIC_URL: publicUrl,
     NODE_ENV: 'test',
     DATABASE_URL: databaseUrl,
     DEV_OUTBOX: '1',
-    PORT: '0',
+    PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     AUTH_RATE_LIMIT: '1000',
@@ -88,8 +113,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('factoryKey', config.factoryKey);
   cleanups.unshift(() => pool.stop());
   // The page's Origin is the host it was loaded from, which the Origin check accepts.
-  const port = new URL(server.url).port;
-  project.provide('baseUrl', `http://127.0.0.1:${port}`);
+  project.provide('baseUrl', publicUrl);
   return async () => {
     await cleanups[0]?.();
     await server.close();

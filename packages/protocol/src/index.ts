@@ -16,6 +16,8 @@ export * from './api/devices.ts';
 export * from './api/dhcp-server.ts';
 export * from './api/dhcp-server-routes.ts';
 export * from './api/envelope.ts';
+export * from './api/identity.ts';
+export * from './api/identity-routes.ts';
 export * from './api/ids.ts';
 export * from './api/log-routes.ts';
 export * from './api/logs.ts';

@@ -22,6 +22,7 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountRoutes } from './accounts/routes.ts';
 import { alarmRoutes } from './alarms/routes.ts';
+import { identityAccountRoutes, identityAuthRoutes } from './auth/identity-routes.ts';
 import { HEALTH_PATH, registerPrincipal, signedInHook } from './auth/principal.ts';
 import { authRoutes } from './auth/routes.ts';
 import { backupRoutes } from './backups/routes.ts';
@@ -150,6 +151,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
       // for themselves), the WebSocket (checks the account before the upgrade), the devices'
       // signed firmware downloads, the loopback-only dev outbox.
       await authRoutes(api as App, deps);
+      await identityAuthRoutes(api as App, deps);
       await eventRoutes(api as App, deps);
       await firmwareDownloadRoutes(api as App, deps);
       if (config.devOutbox) await devRoutes(api as App, deps);
@@ -157,6 +159,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
       await api.register(async (signed) => {
         signed.addHook('onRequest', signedInHook);
         await accountRoutes(signed as App, deps);
+        await identityAccountRoutes(signed as App, deps);
         await projectRoutes(signed as App, deps);
         await deviceRoutes(signed as App, deps);
         await logRoutes(signed as App, deps);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DEV_FACTORY_KEY, LIMITS } from '@beacon/protocol';
+import { loadSignInConfig, type SignInConfig } from './auth/sign-in-config.ts';
 
 /** Every setting of the server, read once from the environment (README.md lists them). */
 export interface Config {
@@ -65,6 +66,8 @@ export interface Config {
   /** How often the alarm rules sweep runs. */
   alarmSweepMs: number;
   alarmWebhookTimeoutMs: number;
+  /** Social sign-in providers (OIDC_*) and the SMS relay (SMS_WEBHOOK_URL): auth/sign-in-config.ts. */
+  signIn: SignInConfig;
 }
 
 function int(value: string | undefined, fallback: number): number {
@@ -135,5 +138,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alarmWebhookAllowPrivate: env.ALARM_WEBHOOK_ALLOW_PRIVATE === '1',
     alarmSweepMs: int(env.ALARM_SWEEP_SECONDS, 60) * 1000,
     alarmWebhookTimeoutMs: int(env.ALARM_WEBHOOK_TIMEOUT_MS, 5000),
+    signIn: loadSignInConfig(env),
   };
 }

@@ -39,6 +39,10 @@ const InfoPage = lazy(() =>
   import('./features/static/StaticPages.tsx').then((m) => ({ default: m.InfoPage })),
 );
 const TransferPage = named(() => import('./features/static/StaticPages.tsx'), 'TransferPage');
+const SocialCallbackPage = named(
+  () => import('./features/identity/SocialCallbackPage.tsx'),
+  'SocialCallbackPage',
+);
 const AccountPage = named(() => import('./features/account/AccountPage.tsx'), 'AccountPage');
 const SolutionsPage = named(() => import('./features/solutions/SolutionsPage.tsx'), 'SolutionsPage');
 const SolutionPage = named(() => import('./features/solutions/SolutionPage.tsx'), 'SolutionPage');
@@ -123,7 +127,9 @@ function AuthWatcher() {
         forgetSession(queryClient);
         navigate(loginPathFor(`${pathname}${search}${hash}`, origin), {
           replace: true,
-          state: ended ? { reason: 'expired' } : undefined,
+          state: ended
+            ? { reason: error.code === Codes.LOGIN_ELSEWHERE ? 'elsewhere' : 'expired' }
+            : undefined,
         });
       }),
     [navigate, queryClient],
@@ -315,10 +321,9 @@ export function App() {
               <InfoPage titleKey="static.transferToLocalDevTitle" textKey="static.transferToLocalDevText" />
             }
           />
-          <Route
-            path="/static/wechatTransfer"
-            element={<InfoPage titleKey="static.wechatTransferTitle" textKey="static.wechatTransferText" />}
-          />
+          {/* The providers send the browser back here (socialLandingPath): the messaging app's own route. */}
+          <Route path="/static/wechatTransfer" element={<SocialCallbackPage />} />
+          <Route path="/static/socialTransfer/:provider" element={<SocialCallbackPage />} />
           <Route element={<RequireSession />}>
             <Route index element={<LandingRedirect />} />
             <Route path="/account" element={<AccountPage />} />

@@ -1,9 +1,10 @@
 import { AccessType, AppError, Codes, PLATFORM_ROUTES, routeUrl } from '@beacon/protocol';
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { accounts, apiKeys, sessions } from '../db/schema.ts';
+import { ENDED_ELSEWHERE } from './single-session.ts';
 import { hashSecret } from './tokens.ts';
 
 /** Who is calling: resolved once per request from the `token` cookie or a Bearer API key. */
@@ -15,7 +16,7 @@ export interface Principal {
   apiKeyId: number | null;
 }
 
-type AuthState = 'none' | 'ok' | 'expired' | 'password_changed';
+type AuthState = 'none' | 'ok' | 'expired' | 'password_changed' | 'elsewhere';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,11 +28,12 @@ declare module 'fastify' {
 export const SESSION_COOKIE = 'token';
 export const HEALTH_PATH = routeUrl(PLATFORM_ROUTES.health);
 
-/** The calling account, or the failure that says why there is none (codes 9, 10, 70). */
+/** The calling account, or the failure that says why there is none (codes 9, 10, 70, 5003). */
 export function requireAccount(request: FastifyRequest): Principal {
   if (request.principal) return request.principal;
   if (request.authState === 'expired') throw new AppError(Codes.TOKEN_OLD);
   if (request.authState === 'password_changed') throw new AppError(Codes.PASSWORD_MODIFIED);
+  if (request.authState === 'elsewhere') throw new AppError(Codes.LOGIN_ELSEWHERE);
   throw new AppError(Codes.TOKEN_MISSING);
 }
 
@@ -113,12 +115,21 @@ export function registerPrincipal(app: FastifyInstance, db: Db, config: Config, 
         persistent: sessions.persistent,
         passwordVersion: sessions.passwordVersion,
         currentPasswordVersion: accounts.passwordVersion,
+        revokedAt: sessions.revokedAt,
+        revokedReason: sessions.revokedReason,
       })
       .from(sessions)
       .innerJoin(accounts, eq(accounts.id, sessions.accountId))
-      .where(and(eq(sessions.tokenHash, hashSecret(token)), isNull(sessions.revokedAt)));
+      .where(eq(sessions.tokenHash, hashSecret(token)));
     if (!row) {
       request.authState = 'expired';
+      return;
+    }
+    if (row.revokedAt) {
+      // A newer sign-in ended it in single-session mode (5003), unless the password changed since (70).
+      const displaced =
+        row.revokedReason === ENDED_ELSEWHERE && row.passwordVersion === row.currentPasswordVersion;
+      request.authState = displaced ? 'elsewhere' : 'expired';
       return;
     }
     const at = now();

@@ -6,6 +6,7 @@ import type { App } from '../http/types.ts';
 import { requireAccount } from './principal.ts';
 import { createAuthService, type RequestContext, type SignedIn } from './service.ts';
 import { clearSessionCookie, setSessionCookie } from './sessions.ts';
+import { answerSignIn } from './sign-in-answer.ts';
 
 const tags = ['auth'];
 const R = AUTH_ROUTES;
@@ -67,7 +68,8 @@ export async function authRoutes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(R.login.response) },
       },
     },
-    async (request, reply) => signIn(reply, await service.login(request.body, context(request))),
+    async (request, reply) =>
+      answerSignIn(reply, config, await service.login(request.body, context(request))),
   );
 
   app.post(

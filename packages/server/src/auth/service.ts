@@ -20,6 +20,7 @@ import { hashPassword, verifyPassword } from './passwords.ts';
 import type { Principal } from './principal.ts';
 import * as repo from './repository.ts';
 import { createSession, revokeSession } from './sessions.ts';
+import { createTwoFactor, type SignInOutcome } from './two-factor.ts';
 
 /** SPEC.md §5/§9: codes live 10 minutes; 5 failures within 5 minutes lock for 30 minutes. */
 export const CODE_TTL_MS = 10 * 60_000;
@@ -57,7 +58,7 @@ function sameHash(a: string, b: string): boolean {
 }
 
 const CLOUD_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-function randomCloudId(): string {
+export function randomCloudId(): string {
   let id = '';
   for (let i = 0; i < 10; i++) id += CLOUD_ID_ALPHABET[randomInt(CLOUD_ID_ALPHABET.length)];
   return id;
@@ -82,6 +83,7 @@ function codeMail(purpose: CodePurpose, code: string): { subject: string; body: 
 export function createAuthService(deps: Deps) {
   const { db } = deps.database;
   const { config } = deps;
+  const twoFactor = createTwoFactor(deps);
 
   // ------------------------------------------------------------ failures and locks
 
@@ -241,8 +243,9 @@ export function createAuthService(deps: Deps) {
     /**
      * POST /auth/login. Unknown account, wrong password and the system demo owner all answer 5001
      * after the same argon2 work; 5 failures within 5 minutes lock the login for 30 minutes (80).
+     * With two-factor sign-in on, the answer is a challenge for the second factor (two-factor.ts).
      */
-    async login(body: LoginBody, ctx: RequestContext): Promise<SignedIn> {
+    async login(body: LoginBody, ctx: RequestContext): Promise<SignInOutcome> {
       const now = deps.now();
       const account = await repo.findAccountByLogin(db, body.account);
       const subject = account ? `id:${account.id}` : `name:${body.account}`;
@@ -255,7 +258,7 @@ export function createAuthService(deps: Deps) {
       }
       return db.transaction(async (tx) => {
         await clearFailures(tx, 'login', subject);
-        return sessionFor(tx, usable, body.remember === true, ctx, now);
+        return twoFactor.completeSignIn(tx, usable, body.remember === true, ctx, now);
       });
     },
 

@@ -5,6 +5,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { sessions } from '../db/schema.ts';
 import { publishSignOut } from '../events/bus.ts';
 import { SESSION_COOKIE } from './principal.ts';
+import { afterNewSession } from './single-session.ts';
 import { hashSecret, newSecret } from './tokens.ts';
 
 export interface NewSession {
@@ -20,17 +21,21 @@ export interface NewSession {
 export async function createSession(db: DbOrTx, config: Config, now: Date, s: NewSession): Promise<string> {
   const token = newSecret();
   const ttl = s.persistent ? config.sessionTtlSeconds : config.sessionIdleTtlSeconds;
-  await db.insert(sessions).values({
-    tokenHash: hashSecret(token),
-    accountId: s.accountId,
-    passwordVersion: s.passwordVersion,
-    persistent: s.persistent,
-    createdAt: now,
-    lastSeenAt: now,
-    expiresAt: new Date(now.getTime() + ttl * 1000),
-    userAgent: s.userAgent?.slice(0, 256),
-    ip: s.ip,
-  });
+  const [row] = await db
+    .insert(sessions)
+    .values({
+      tokenHash: hashSecret(token),
+      accountId: s.accountId,
+      passwordVersion: s.passwordVersion,
+      persistent: s.persistent,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: new Date(now.getTime() + ttl * 1000),
+      userAgent: s.userAgent?.slice(0, 256),
+      ip: s.ip,
+    })
+    .returning({ id: sessions.id });
+  await afterNewSession(db, s.accountId, row.id, now);
   return token;
 }
 

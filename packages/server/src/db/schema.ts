@@ -10,6 +10,7 @@ export * from './schema/clients.ts';
 export * from './schema/commands.ts';
 export * from './schema/config.ts';
 export * from './schema/devices.ts';
+export * from './schema/identity.ts';
 export * from './schema/jobs.ts';
 export * from './schema/logs.ts';
 export * from './schema/mail.ts';

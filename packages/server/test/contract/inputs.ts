@@ -224,6 +224,87 @@ export const INPUT_ROUTES: InputRoute[] = [
     path: (c) => `/api/v1/account/api-keys/${c.fixture.id}`,
   },
 
+  // ── sign-in methods (src/auth/identity-routes.ts): this suite's server has no OIDC provider, so
+  // the social starts answer 5423 and the callback 5422; the second-factor checks answer 5429/5430.
+  plainGet('/api/v1/auth/social/providers'),
+  {
+    method: 'POST',
+    pattern: '/api/v1/auth/social/:provider/start',
+    caller: 'anonymous',
+    path: () => '/api/v1/auth/social/google/start',
+    body: () => ({ remember: true }),
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/auth/social/callback',
+    caller: 'anonymous',
+    path: () => '/api/v1/auth/social/callback',
+    body: () => ({ search: '?code=abc&state=def' }),
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/auth/second-factor',
+    caller: 'anonymous',
+    path: () => '/api/v1/auth/second-factor',
+    body: () => ({ code: '123456' }),
+  },
+  plainGet('/api/v1/account/security', 'account'),
+  {
+    method: 'POST',
+    pattern: '/api/v1/account/identities/:provider',
+    path: () => '/api/v1/account/identities/wechat',
+  },
+  {
+    method: 'DELETE',
+    pattern: '/api/v1/account/identities/:provider',
+    path: () => '/api/v1/account/identities/facebook',
+  },
+  {
+    method: 'PUT',
+    pattern: '/api/v1/account/single-session',
+    // Turning it on ends the account's other sessions: an account of its own.
+    setup: ownSession,
+    path: () => '/api/v1/account/single-session',
+    body: () => ({ enabled: true }),
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/account/two-factor/setup',
+    path: () => '/api/v1/account/two-factor/setup',
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/account/two-factor/enable',
+    setup: ownSession,
+    path: () => '/api/v1/account/two-factor/enable',
+    body: () => ({ code: '123456' }),
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/account/two-factor/disable',
+    path: () => '/api/v1/account/two-factor/disable',
+    body: () => ({ code: 'abcd-efgh' }),
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/account/two-factor/recovery-codes',
+    path: () => '/api/v1/account/two-factor/recovery-codes',
+    body: () => ({ code: '123456' }),
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/account/phone/code',
+    path: () => '/api/v1/account/phone/code',
+    body: () => ({ regionCode: '86', phone: `1380013${String(++counter).padStart(4, '0')}` }),
+  },
+  {
+    method: 'PUT',
+    pattern: '/api/v1/account/phone',
+    path: () => '/api/v1/account/phone',
+    body: () => ({ regionCode: '86', phone: '13800138000', code: '1234' }),
+  },
+  { method: 'DELETE', pattern: '/api/v1/account/phone', path: () => '/api/v1/account/phone' },
+
   // ── projects outside one project (src/projects/routes.ts)
   {
     method: 'GET',

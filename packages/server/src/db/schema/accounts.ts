@@ -63,6 +63,8 @@ export const sessions = pgTable(
     /** True for "remember me" sessions (persistent cookie). */
     persistent: boolean('persistent').notNull().default(false),
     revokedAt: tstz('revoked_at'),
+    /** Why it ended: null (signed out, expired), 'elsewhere' (single-session mode: answers 5003). */
+    revokedReason: text('revoked_reason'),
     userAgent: text('user_agent'),
     ip: text('ip'),
   },

@@ -5,6 +5,7 @@ import { api } from '../../api/index.ts';
 import { PageTitle } from '../../layout/PageTitle.tsx';
 import { useSession } from '../../session/session.ts';
 import { errorText } from '../../state/feedback.ts';
+import { SecurityCards } from '../identity/SecurityCards.tsx';
 import { ApiKeysCard } from './ApiKeysCard.tsx';
 import { ACCOUNT_KEY } from './accountCache.ts';
 import { PasswordCard } from './PasswordCard.tsx';
@@ -34,6 +35,7 @@ export function AccountPage() {
           <Col xs={24} xl={14}>
             <ApiKeysCard />
           </Col>
+          <SecurityCards />
         </Row>
       ) : account.isError ? (
         <Alert type="error" showIcon title={t('common.loadFailed')} description={errorText(account.error)} />

@@ -1,6 +1,7 @@
 import { LockOutlined } from '@ant-design/icons';
-import { LoginBody } from '@beacon/protocol';
+import { LoginBody, needsSecondFactor, type SessionView } from '@beacon/protocol';
 import { Alert, Button, Checkbox, Form, Input } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/index.ts';
@@ -9,11 +10,15 @@ import { blanks, parseForm } from '../../forms/zodForm.ts';
 import { carryNext, nextFromSearch } from '../../session/returnTo.ts';
 import { landingFor, useStartSession } from '../../session/session.ts';
 import { storage } from '../../storage/storage.ts';
+import { SecondFactorForm } from '../identity/SecondFactorForm.tsx';
+import { SocialButtons } from '../identity/SocialButtons.tsx';
 import { AccountField } from './AccountField.tsx';
 import { AuthCard } from './AuthCard.tsx';
 
 interface LoginState {
-  reason?: 'idle' | 'expired';
+  reason?: 'idle' | 'expired' | 'elsewhere';
+  /** A social sign-in came back asking for the second factor (SocialCallbackPage). */
+  secondFactor?: boolean;
 }
 
 export function LoginPage() {
@@ -25,17 +30,31 @@ export function LoginPage() {
   const { busy, run } = useFormSubmit(form);
   const state = (location.state ?? {}) as LoginState;
   const carried = carryNext(location.search, window.location.origin);
+  const [secondFactor, setSecondFactor] = useState(state.secondFactor === true);
+
+  const signedIn = (session: SessionView) => {
+    startSession(session);
+    const target = nextFromSearch(location.search, window.location.origin) ?? landingFor(session) ?? '/';
+    navigate(target, { replace: true });
+  };
 
   const onFinish = async (raw: Record<string, unknown>) => {
     const body = parseForm(LoginBody, blanks(raw, ['account', 'password']), form);
     if (!body) return;
     await run(async () => {
-      const session = await api.login(body);
-      startSession(session);
-      const target = nextFromSearch(location.search, window.location.origin) ?? landingFor(session) ?? '/';
-      navigate(target, { replace: true });
+      const step = await api.login(body);
+      if (needsSecondFactor(step)) setSecondFactor(true);
+      else signedIn(step);
     });
   };
+
+  if (secondFactor) {
+    return (
+      <AuthCard title={t('identity.secondFactorTitle')}>
+        <SecondFactorForm onDone={signedIn} />
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard
@@ -56,6 +75,14 @@ export function LoginPage() {
           title={t('auth.idleLoggedOut')}
           style={{ marginBottom: 16 }}
           data-testid="idle-notice"
+        />
+      ) : state.reason === 'elsewhere' ? (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('identity.loggedInElsewhere')}
+          style={{ marginBottom: 16 }}
+          data-testid="elsewhere-notice"
         />
       ) : state.reason === 'expired' ? (
         <Alert type="warning" showIcon title={t('auth.sessionExpired')} style={{ marginBottom: 16 }} />
@@ -90,6 +117,7 @@ export function LoginPage() {
           {t('auth.login')}
         </Button>
       </Form>
+      <SocialButtons remember={() => form.getFieldValue('remember') === true} />
     </AuthCard>
   );
 }
