@@ -21,6 +21,8 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountRoutes } from './accounts/routes.ts';
+import { registerAccessGate } from './api-keys/gate.ts';
+import { apiKeyDocTransform } from './api-keys/document.ts';
 import { alarmRoutes } from './alarms/routes.ts';
 import { HEALTH_PATH, registerPrincipal, signedInHook } from './auth/principal.ts';
 import { authRoutes } from './auth/routes.ts';
@@ -48,6 +50,7 @@ import { projectRoutes } from './projects/routes.ts';
 import { rfRoutes } from './rf/routes.ts';
 import { sharingRoutes } from './sharing/routes.ts';
 import { statsRoutes } from './stats/routes.ts';
+import { teamRoutes } from './team/routes.ts';
 import { wifiRoutes } from './wifi/routes.ts';
 
 // SPEC.md §9: firmware (40 MB) is the largest upload; each route checks its own limit.
@@ -126,12 +129,13 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: apiKeyDocTransform(jsonSchemaTransform),
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   registerOriginCheck(app, config);
   registerPrincipal(app, deps.database.db, config, deps.now);
+  registerAccessGate(app, deps.database.db, deps.now);
 
   app.get(routeUrl(PLATFORM_ROUTES.openapi), { schema: { hide: true } }, async () => app.swagger());
   app.get(
@@ -153,6 +157,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
       await api.register(async (signed) => {
         signed.addHook('onRequest', signedInHook);
         await accountRoutes(signed as App, deps);
+        await teamRoutes(signed as App, deps);
         await projectRoutes(signed as App, deps);
         await deviceRoutes(signed as App, deps);
         await logRoutes(signed as App, deps);

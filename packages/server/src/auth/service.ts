@@ -57,7 +57,7 @@ function sameHash(a: string, b: string): boolean {
 }
 
 const CLOUD_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-function randomCloudId(): string {
+export function randomCloudId(): string {
   let id = '';
   for (let i = 0; i < 10; i++) id += CLOUD_ID_ALPHABET[randomInt(CLOUD_ID_ALPHABET.length)];
   return id;
