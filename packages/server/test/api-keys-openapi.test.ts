@@ -148,7 +148,8 @@ describe('API key settings', () => {
     const foreign = await newProject(stranger, 'foreign');
     const bad = await owner.client.post('/account/api-keys', { name: 'x', projectIds: [foreign] });
     expect(bad.body.code).toBe(30);
-    const keys = await owner.client.get<{ projectIds: number[] | null; scope: string }[]>('/account/api-keys');
+    const keys =
+      await owner.client.get<{ projectIds: number[] | null; scope: string }[]>('/account/api-keys');
     expect(keys.body.data.at(-1)).toMatchObject({ projectIds: [projectId], scope: 'read-write' });
   });
 

@@ -70,9 +70,9 @@ describe('subordinate accounts', () => {
       '/account',
     );
     expect(me.body.data).toMatchObject({ parentId: main.id, level: 1, displayRole: 'manufacturer', role: 2 });
-    expect((await main.client.get<{ displayRole: string; parentId: null }>('/account')).body.data).toMatchObject(
-      { displayRole: 'common', parentId: null },
-    );
+    expect(
+      (await main.client.get<{ displayRole: string; parentId: null }>('/account')).body.data,
+    ).toMatchObject({ displayRole: 'common', parentId: null });
     const granted = await grant(view.id, projectId, 'rw');
     expect(granted.body.data.projects).toEqual([{ projectId, name: 'main-project', permission: 'rw' }]);
     const list = await main.client.get<SubordinateView[]>('/account/subordinates');
@@ -177,7 +177,9 @@ describe('subordinate accounts', () => {
   it('making an administrator a visitor turns its read-write projects read-only; deleting it signs it out', async () => {
     const { view, client } = await subordinate(1);
     await grant(view.id, projectId, 'rw');
-    const changed = await main.client.patch<SubordinateView>(`/account/subordinates/${view.id}`, { level: 0 });
+    const changed = await main.client.patch<SubordinateView>(`/account/subordinates/${view.id}`, {
+      level: 0,
+    });
     expect(changed.body.data).toMatchObject({ level: 0, displayRole: 'visitor' });
     expect(changed.body.data.projects[0].permission).toBe('r');
     expect((await main.client.delete(`/account/subordinates/${view.id}`)).body.code).toBe(0);
@@ -191,25 +193,29 @@ describe('the device-joining alert', () => {
     const project = await newProject(owner, 'joining');
     const sn = `JOIN${Date.now().toString(36).toUpperCase()}`.slice(0, 16);
     await insertDevice(server.database, { sn, projectId: project, model: 'AP-1', type: 'ap', name: 'Lobby' });
-    expect((await owner.client.get<{ items: unknown[] }>('/account/joined-devices')).body.data.items).toEqual([]);
+    expect((await owner.client.get<{ items: unknown[] }>('/account/joined-devices')).body.data.items).toEqual(
+      [],
+    );
     const seenAt = new Date(server.clock.now().getTime() + 1000);
     await server.database.db.update(devices).set({ firstSeenAt: seenAt }).where(eq(devices.sn, sn));
-    const alert = await owner.client.get<{ items: { sn: string; projectName: string; firstSeenAt: string }[] }>(
-      '/account/joined-devices',
-    );
+    const alert = await owner.client.get<{
+      items: { sn: string; projectName: string; firstSeenAt: string }[];
+    }>('/account/joined-devices');
     expect(alert.body.data.items).toEqual([
       expect.objectContaining({ sn, projectId: project, projectName: 'joining', name: 'Lobby' }),
     ]);
     // A stranger is not told.
     const stranger = await createAccount(server);
-    expect((await stranger.client.get<{ items: unknown[] }>('/account/joined-devices')).body.data.items).toEqual(
-      [],
-    );
+    expect(
+      (await stranger.client.get<{ items: unknown[] }>('/account/joined-devices')).body.data.items,
+    ).toEqual([]);
     server.clock.advance(2000);
     const seen = await owner.client.post('/account/joined-devices/seen', {
       through: alert.body.data.items[0].firstSeenAt,
     });
     expect(seen.body.code).toBe(0);
-    expect((await owner.client.get<{ items: unknown[] }>('/account/joined-devices')).body.data.items).toEqual([]);
+    expect((await owner.client.get<{ items: unknown[] }>('/account/joined-devices')).body.data.items).toEqual(
+      [],
+    );
   });
 });

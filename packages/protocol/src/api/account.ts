@@ -55,7 +55,7 @@ export const API_KEY_MAX_PROJECTS = 100;
 /**
  * OpenAPI access keys: /api/v1/account/api-keys. The secret is shown once, at creation. A key is
  * read-only unless asked otherwise, reaches every project of the account unless `projectIds` lists
- * some, lives until deleted unless `expiresAt` is set, and gets `ratePerMinute` calls a minute.
+ * some (absent: every project), lives until deleted unless `expiresAt` is set, and gets `ratePerMinute` calls a minute.
  */
 export const ApiKeyBody = z
   .object({
@@ -65,9 +65,8 @@ export const ApiKeyBody = z
       .array(Id)
       .min(1, 'Choose at least one project, or leave the list out for every project')
       .max(API_KEY_MAX_PROJECTS)
-      .nullable()
-      .default(null),
-    expiresAt: z.iso.datetime({ offset: true }).nullable().default(null),
+      .optional(),
+    expiresAt: z.iso.datetime({ offset: true }).optional(),
     ratePerMinute: z.int().min(1).max(API_KEY_MAX_RATE).default(API_KEY_DEFAULT_RATE),
   })
   .strict();

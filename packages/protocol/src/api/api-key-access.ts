@@ -22,13 +22,13 @@ import { TEAM_ROUTES } from './team-routes.ts';
  * What an API key may call (SPEC.md §2 "Access"; docs/decisions/0058-api-key-scopes-and-openapi-routes.md).
  *
  * SPEC.md §2 gives each screen its access types. A route belongs to the screens that use it
- * (`SCREEN_ROUTES`, one list per screen of the §2 table, naming contract entries, never paths); an API
+ * (`SCREEN_CALLS`, one list per screen of the §2 table, naming contract entries, never paths); an API
  * key (access type openapi) may call a route only when one of its screens allows openapi, or when
- * it is one of the `OPENAPI_SHELL_ROUTES` every openapi client needs (who am I, the project list,
+ * it is one of the `OPENAPI_SHELL_CALLS` every openapi client needs (who am I, the project list,
  * live events, this document). Everything else answers 5090. The server's gate, the OpenAPI document
  * and the web app's menus all read this one table.
  */
-export const SCREEN_ROUTES: Readonly<Record<string, readonly RouteContract[]>> = {
+export const SCREEN_CALLS: Readonly<Record<string, readonly RouteContract[]>> = {
   '/manage/status': [STATS_ROUTES.status, DEVICE_ROUTES.list, DEVICE_ROUTES.get],
   '/manage/devconf': [
     ...Object.values(DEVICE_ROUTES),
@@ -65,7 +65,7 @@ export const SCREEN_ROUTES: Readonly<Record<string, readonly RouteContract[]>> =
 };
 
 /** Routes outside the §2 screens that every openapi client needs, read-only ones included. */
-export const OPENAPI_SHELL_ROUTES: readonly RouteContract[] = [
+export const OPENAPI_SHELL_CALLS: readonly RouteContract[] = [
   AUTH_ROUTES.session,
   ACCOUNT_ROUTES.get,
   ACCOUNT_ROUTES.avatar,
@@ -83,10 +83,10 @@ export function routeKey(method: string, path: string): string {
 
 function buildOpenapiKeys(): ReadonlySet<string> {
   const keys = new Set<string>();
-  for (const r of OPENAPI_SHELL_ROUTES) keys.add(routeKey(r.method, r.path));
+  for (const r of OPENAPI_SHELL_CALLS) keys.add(routeKey(r.method, r.path));
   for (const screen of ROUTES) {
     if (!screen.access.includes(AccessType.OPENAPI)) continue;
-    for (const r of SCREEN_ROUTES[screen.path] ?? []) keys.add(routeKey(r.method, r.path));
+    for (const r of SCREEN_CALLS[screen.path] ?? []) keys.add(routeKey(r.method, r.path));
   }
   return keys;
 }

@@ -32,7 +32,12 @@ export const TEAM_ROUTES = {
     body: UpdateSubordinateBody,
     response: SubordinateView,
   },
-  remove: { method: 'DELETE', path: '/account/subordinates/:id', params: SubordinateParams, response: z.null() },
+  remove: {
+    method: 'DELETE',
+    path: '/account/subordinates/:id',
+    params: SubordinateParams,
+    response: z.null(),
+  },
   grant: {
     method: 'POST',
     path: '/account/subordinates/:id/projects',

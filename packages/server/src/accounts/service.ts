@@ -319,7 +319,9 @@ export function createAccountService(deps: Deps, auth: AuthService) {
       const now = deps.now();
       const expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
       if (expiresAt && expiresAt.getTime() <= now.getTime()) {
-        throw new AppError(Codes.EXPIRY_IN_PAST, undefined, { expiresAt: errorMessage(Codes.EXPIRY_IN_PAST) });
+        throw new AppError(Codes.EXPIRY_IN_PAST, undefined, {
+          expiresAt: errorMessage(Codes.EXPIRY_IN_PAST),
+        });
       }
       const projectIds = body.projectIds ? [...new Set(body.projectIds)] : null;
       return db.transaction(async (tx) => {
@@ -354,7 +356,7 @@ export function createAccountService(deps: Deps, auth: AuthService) {
             prefix: row.prefix,
             scope: row.scope,
             projectIds,
-            expiresAt: body.expiresAt,
+            expiresAt: body.expiresAt ?? null,
             ratePerMinute: row.ratePerMinute,
           },
         });

@@ -35,7 +35,10 @@ export function apiKeyDocTransform<S extends Parameters<SwaggerTransform>[0]['sc
       schema: {
         ...schema,
         description: `${description}${NOTE[use]}`,
-        security: (use === 'none' ? [{ cookie: [] }] : [{ cookie: [] }, { bearer: [] }]) as Record<string, string[]>[],
+        security: (use === 'none' ? [{ cookie: [] }] : [{ cookie: [] }, { bearer: [] }]) as Record<
+          string,
+          string[]
+        >[],
         'x-beacon-api-key': use,
       },
     };

@@ -46,7 +46,8 @@ export function registerAccessGate(app: FastifyInstance, db: Db, now: () => Date
         throw new AppError(Codes.API_KEY_RATE_LIMITED);
       }
       if (!apiKeyMayCall(method, url)) throw new AppError(Codes.WEB_ONLY);
-      if (key.scope === ApiKeyScope.READ && isWriteMethod(method)) throw new AppError(Codes.API_KEY_READ_ONLY);
+      if (key.scope === ApiKeyScope.READ && isWriteMethod(method))
+        throw new AppError(Codes.API_KEY_READ_ONLY);
       if (key.projectIds && PROJECT_SCOPED.test(url) && !key.projectIds.includes(Number(params.id))) {
         throw new AppError(Codes.API_KEY_PROJECT);
       }

@@ -1,8 +1,8 @@
 import type { ApiKeyScope } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
+import { hashSecret } from '../auth/tokens.ts';
 import type { Db } from '../db/client.ts';
 import { accounts, apiKeys } from '../db/schema.ts';
-import { hashSecret } from '../auth/tokens.ts';
 
 /** What an API key allows beyond naming its account (docs/decisions/0058). */
 export interface ApiKeyGrant {

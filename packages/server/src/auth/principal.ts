@@ -1,9 +1,9 @@
 import { AccessType, AppError, Codes, PLATFORM_ROUTES, routeUrl } from '@beacon/protocol';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type ApiKeyGrant, resolveApiKey } from '../api-keys/resolve.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { type ApiKeyGrant, resolveApiKey } from '../api-keys/resolve.ts';
 import { accounts, sessions } from '../db/schema.ts';
 import { hashSecret } from './tokens.ts';
 

@@ -86,7 +86,10 @@ export async function upsertGrant(
   await db
     .delete(projectDepartures)
     .where(
-      and(eq(projectDepartures.projectId, values.projectId), eq(projectDepartures.accountId, values.accountId)),
+      and(
+        eq(projectDepartures.projectId, values.projectId),
+        eq(projectDepartures.accountId, values.accountId),
+      ),
     );
 }
 

@@ -100,7 +100,8 @@ export async function teamRoutes(app: App, deps: Deps): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'Devices of your projects that came online for the first time since the alert was last shown',
+        summary:
+          'Devices of your projects that came online for the first time since the alert was last shown',
         response: { 200: envelope(R.joinedDevices.response) },
       },
     },

@@ -89,7 +89,9 @@ export const apiKeys = pgTable(
     createdAt: tstz('created_at').notNull().defaultNow(),
     lastUsedAt: tstz('last_used_at'),
     /** 'read' or 'read-write' (docs/decisions/0058). */
-    scope: text('scope', { enum: ['read', 'read-write'] }).notNull().default('read'),
+    scope: text('scope', { enum: ['read', 'read-write'] })
+      .notNull()
+      .default('read'),
     /** null: every project the account can see. */
     projectIds: bigint('project_ids', { mode: 'number' }).array(),
     expiresAt: tstz('expires_at'),
