@@ -17,6 +17,7 @@ export * from './api/devices.ts';
 export * from './api/dhcp-server.ts';
 export * from './api/dhcp-server-routes.ts';
 export * from './api/envelope.ts';
+export * from './api/help-routes.ts';
 export * from './api/ids.ts';
 export * from './api/log-routes.ts';
 export * from './api/logs.ts';

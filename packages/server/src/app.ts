@@ -35,6 +35,7 @@ import type { Deps } from './deps.ts';
 import { devRoutes } from './dev/routes.ts';
 import { deviceRoutes } from './devices/routes.ts';
 import { eventRoutes } from './events/routes.ts';
+import { helpRoutes } from './help/routes.ts';
 import { clientErrorHandler, errorBody, errorHandler } from './http/errors.ts';
 import { healthCheck } from './http/health.ts';
 import { registerOriginCheck } from './http/origin.ts';
@@ -152,6 +153,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
       await authRoutes(api as App, deps);
       await eventRoutes(api as App, deps);
       await firmwareDownloadRoutes(api as App, deps);
+      await helpRoutes(api as App);
       if (config.devOutbox) await devRoutes(api as App, deps);
       // Everything else needs an account: the check runs on every request before validation.
       await api.register(async (signed) => {

@@ -23,7 +23,7 @@ import { gateContext, SESSION_KEY, useSession } from './session/session.ts';
 import { forgetSession, sessionGate } from './session/signedOut.ts';
 import { errorText, setMessageApi } from './state/feedback.ts';
 
-const PUBLIC_PREFIXES = ['/login', '/signup', '/reset-password', '/static/'];
+const PUBLIC_PREFIXES = ['/login', '/signup', '/reset-password', '/static/', '/help'];
 export const isPublicPath = (path: string) => PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(p));
 
 /**
@@ -40,6 +40,8 @@ const InfoPage = lazy(() =>
 );
 const TransferPage = named(() => import('./features/static/StaticPages.tsx'), 'TransferPage');
 const AccountPage = named(() => import('./features/account/AccountPage.tsx'), 'AccountPage');
+const TeamPage = named(() => import('./features/team/TeamPage.tsx'), 'TeamPage');
+const HelpPage = named(() => import('./features/help/HelpPage.tsx'), 'HelpPage');
 const LoginPage = named(() => import('./features/auth/LoginPage.tsx'), 'LoginPage');
 const ResetPasswordPage = named(() => import('./features/auth/ResetPasswordPage.tsx'), 'ResetPasswordPage');
 const SignUpPage = named(() => import('./features/auth/SignUpPage.tsx'), 'SignUpPage');
@@ -299,6 +301,8 @@ export function App() {
             }
           />
           <Route path="/static/transfer" element={<TransferPage />} />
+          <Route path="/help" element={<HelpPage />} />
+          <Route path="/help/:topic" element={<HelpPage />} />
           <Route
             path="/static/transferToLocalDev"
             element={
@@ -312,6 +316,7 @@ export function App() {
           <Route element={<RequireSession />}>
             <Route index element={<LandingRedirect />} />
             <Route path="/account" element={<AccountPage />} />
+            <Route path="/account/management" element={<TeamPage />} />
             <Route path="/invite/:code" element={<AcceptInvitePage />} />
             {ROUTES.map((r) => (
               <Route

@@ -212,6 +212,9 @@ export const INPUT_ROUTES: InputRoute[] = [
     path: (c) => `/api/v1/account/api-keys/${c.fixture.id}`,
   },
 
+  // ── the help centre's documents (src/help/routes.ts)
+  plainGet('/api/v1/help/device-protocol.yaml'),
+
   // ── account management and the joining alert (src/team/routes.ts)
   plainGet('/api/v1/account/subordinates', 'account'),
   {

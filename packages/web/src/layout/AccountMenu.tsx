@@ -1,4 +1,4 @@
-import { LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { LogoutOutlined, QuestionCircleOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import type { SessionView } from '@beacon/protocol';
 import { Avatar, Dropdown, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -27,7 +27,22 @@ export function AccountMenu({
             icon: <UserOutlined />,
             label: <span data-testid="account-menu-profile">{t('header.profile')}</span>,
           },
-          { type: 'divider' },
+          // Account management (docs/decisions/0059): main accounts in the web console only.
+          ...(session.account.parentId === null && session.accessType === 'web'
+            ? [
+                {
+                  key: 'team',
+                  icon: <TeamOutlined />,
+                  label: <span data-testid="account-menu-team">{t('team.menu')}</span>,
+                },
+              ]
+            : []),
+          {
+            key: 'help',
+            icon: <QuestionCircleOutlined />,
+            label: <span data-testid="account-menu-help">{t('help.menu')}</span>,
+          },
+          { type: 'divider' as const },
           {
             key: 'logout',
             icon: <LogoutOutlined />,
@@ -36,6 +51,8 @@ export function AccountMenu({
         ],
         onClick: ({ key }) => {
           if (key === 'profile') navigate('/account');
+          if (key === 'team') navigate('/account/management');
+          if (key === 'help') navigate('/help');
           if (key === 'logout') onLogout();
         },
       }}
