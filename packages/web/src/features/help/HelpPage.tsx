@@ -1,9 +1,10 @@
 import { BookOutlined } from '@ant-design/icons';
 import { HELP_ROUTES, routeUrl } from '@beacon/protocol';
 import { Card, Col, Input, Layout, Menu, Row, Table, Tag, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { useKeyboardScroll } from '../../components/useKeyboardScroll.ts';
 import { PageTitle } from '../../layout/PageTitle.tsx';
 import { type CodeRow, codeRows } from './advice.ts';
 
@@ -63,6 +64,8 @@ function Codes() {
   const { t } = useTranslation();
   const [q, setQ] = useState('');
   const rows = useMemo(codeRows, []);
+  const box = useRef<HTMLDivElement>(null);
+  useKeyboardScroll(box, t('help.codes.title'));
   const shown = rows.filter(
     (r) =>
       q.trim() === '' ||
@@ -80,30 +83,32 @@ function Codes() {
         style={{ maxWidth: 360, marginBottom: 12 }}
         data-testid="help-codes-search"
       />
-      <Table<CodeRow>
-        rowKey="code"
-        size="small"
-        dataSource={shown}
-        pagination={{ pageSize: 50, showSizeChanger: false }}
-        scroll={{ x: 'max-content' }}
-        data-testid="help-codes"
-        columns={[
-          { title: t('help.codes.code'), dataIndex: 'code', key: 'code', width: 80 },
-          { title: t('help.codes.message'), dataIndex: 'message', key: 'message' },
-          {
-            title: t('help.codes.status'),
-            dataIndex: 'status',
-            key: 'status',
-            render: (s: number) => <Tag>{s}</Tag>,
-          },
-          {
-            title: t('help.codes.advice'),
-            dataIndex: 'adviceKey',
-            key: 'advice',
-            render: (k: string) => t(`help.advice.${k}`),
-          },
-        ]}
-      />
+      <div ref={box}>
+        <Table<CodeRow>
+          rowKey="code"
+          size="small"
+          dataSource={shown}
+          pagination={{ pageSize: 50, showSizeChanger: false }}
+          scroll={{ x: 'max-content' }}
+          data-testid="help-codes"
+          columns={[
+            { title: t('help.codes.code'), dataIndex: 'code', key: 'code', width: 80 },
+            { title: t('help.codes.message'), dataIndex: 'message', key: 'message' },
+            {
+              title: t('help.codes.status'),
+              dataIndex: 'status',
+              key: 'status',
+              render: (s: number) => <Tag>{s}</Tag>,
+            },
+            {
+              title: t('help.codes.advice'),
+              dataIndex: 'adviceKey',
+              key: 'advice',
+              render: (k: string) => t(`help.advice.${k}`),
+            },
+          ]}
+        />
+      </div>
     </Card>
   );
 }
