@@ -17,7 +17,10 @@ const VIEWPORTS = [
 /** Picks an option of an antd Select by its text. */
 async function choose(page: Page, testId: string, text: string): Promise<void> {
   await page.getByTestId(testId).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').getByText(text, { exact: true }).click();
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .getByText(text, { exact: true })
+    .click();
 }
 
 /**
@@ -30,7 +33,9 @@ describe.runIf(hasChromium())('accounts and open API in Chromium', () => {
   const browser = useBrowser();
 
   for (const vp of VIEWPORTS) {
-    it(`creates a subordinate account and gives it a project at ${vp.width} px`, { timeout: 120_000 }, async () => {
+    it(`creates a subordinate account and gives it a project at ${vp.width} px`, {
+      timeout: 120_000,
+    }, async () => {
       const stamp = `${vp.name}-${Date.now()}`;
       const page = await browser.newPage({ viewport: vp });
       await signUpByApi(page, `e2e-main-${stamp}@example.com`);
@@ -70,7 +75,9 @@ describe.runIf(hasChromium())('accounts and open API in Chromium', () => {
       // The subordinate signs in, sees the project read-write, and no account management of its own.
       const subPage = await browser.newPage({ viewport: vp });
       await subPage.goto('/login');
-      expect((await call(subPage, 'POST', '/auth/login', { account: email, password: PASSWORD })).code).toBe(0);
+      expect((await call(subPage, 'POST', '/auth/login', { account: email, password: PASSWORD })).code).toBe(
+        0,
+      );
       const project = await call<{ right: string }>(subPage, 'GET', `/projects/${projectId}`);
       expect(project.data.right).toBe('rw');
       expect((await call(subPage, 'POST', '/projects', { name: 'mine', scenario: 'hotel' })).code).toBe(5444);
@@ -79,7 +86,9 @@ describe.runIf(hasChromium())('accounts and open API in Chromium', () => {
       await expectAccessible(subPage, `account management of a subordinate @${vp.width}`);
     });
 
-    it(`opens the console in openapi mode with an API key at ${vp.width} px`, { timeout: 120_000 }, async () => {
+    it(`opens the console in openapi mode with an API key at ${vp.width} px`, {
+      timeout: 120_000,
+    }, async () => {
       const stamp = `${vp.name}-${Date.now()}`;
       const page = await browser.newPage({ viewport: vp });
       await signUpByApi(page, `e2e-keys-${stamp}@example.com`);
@@ -115,7 +124,12 @@ describe.runIf(hasChromium())('accounts and open API in Chromium', () => {
       const menuIds = await api
         .locator('[data-menu-id]')
         .evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-id') ?? ''));
-      for (const webOnly of ['/manage/wirelessconf', '/manage/rfconf', '/manage/authority', '/overview/list']) {
+      for (const webOnly of [
+        '/manage/wirelessconf',
+        '/manage/rfconf',
+        '/manage/authority',
+        '/overview/list',
+      ]) {
         expect(menuIds.some((id) => id.endsWith(webOnly))).toBe(false);
       }
       await expectAccessible(api, `openapi status @${vp.width}`);
