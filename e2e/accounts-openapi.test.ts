@@ -121,6 +121,7 @@ describe.runIf(hasChromium())('accounts and open API in Chromium', () => {
       // Web-only screens are not there: the wireless screen sends the key back to its landing page.
       await api.goto('/manage/wirelessconf');
       await api.waitForURL('**/manage/status');
+      await api.getByTestId('page-title').first().waitFor();
       const menuIds = await api
         .locator('[data-menu-id]')
         .evaluateAll((els) => els.map((e) => e.getAttribute('data-menu-id') ?? ''));
