@@ -35,6 +35,9 @@ describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
         '/static/transfer',
         '/static/transferToLocalDev',
         '/static/wechatTransfer',
+        '/help/devices',
+        '/help/codes',
+        '/help/protocol',
       ]) {
         await visit(page, path);
         await expectAccessible(page, `${path} @${vp.width}`);
@@ -93,6 +96,7 @@ describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
         ['/manage/onlinelist', 'client list'],
         ['/manage/onlinestat', 'client data'],
         ['/account', 'profile'],
+        ['/account/management', 'account management'],
         ['/manage/status', 'status'],
         ['/manage/devsrunstat', 'device data'],
         ['/manage/backup', 'configuration backup'],

@@ -179,6 +179,16 @@ export const ERROR_CATALOGUE = {
   // Sharing and OpenAPI keys (docs/decisions/0022, 0023).
   5090: e('This operation is only available in the web console, not with an API key', 403),
   5091: e('There is no pending offer of this project for your account', 404),
+  // API key scopes, subordinate accounts and roles (docs/decisions/0058, 0059); 5450-5459 reserved.
+  5440: e('This API key is read-only: create a read-write key to change anything', 403),
+  5441: e('Too many requests with this API key; try again in a minute', 429),
+  5442: e('This API key cannot reach this project', 403),
+  5443: e('A visitor account cannot change anything', 403),
+  5444: e('A subordinate account cannot do this; ask the main account', 403),
+  5445: e('The subordinate account limit has been reached', 409),
+  5446: e('Only projects you own can be given to a subordinate account', 403),
+  5447: e('A visitor can be given read-only rights only', 400),
+  5448: e('The expiry must be in the future', 400),
   // Configuration revisions (src/config/ of the server).
   5120: e('The configuration was changed by someone else; reload it and apply your change again', 409),
   // Switch ports (docs/decisions/0039).
@@ -381,6 +391,15 @@ export const Codes = {
   DEPENDENCY_DOWN: 5070,
   WEB_ONLY: 5090,
   NO_OFFER: 5091,
+  API_KEY_READ_ONLY: 5440,
+  API_KEY_RATE_LIMITED: 5441,
+  API_KEY_PROJECT: 5442,
+  VISITOR_READ_ONLY: 5443,
+  SUBORDINATE_BLOCKED: 5444,
+  SUBORDINATE_LIMIT: 5445,
+  SUBORDINATE_GRANT_NOT_OWNER: 5446,
+  VISITOR_GRANT_READ_ONLY: 5447,
+  EXPIRY_IN_PAST: 5448,
   DUPLICATE_SSID: 5009,
   CONFIG_STALE: 5120,
   VLAN_MISSING: 5013,

@@ -22,6 +22,8 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountRoutes } from './accounts/routes.ts';
 import { alarmRoutes } from './alarms/routes.ts';
+import { apiKeyDocTransform } from './api-keys/document.ts';
+import { registerAccessGate } from './api-keys/gate.ts';
 import { identityAccountRoutes, identityAuthRoutes } from './auth/identity-routes.ts';
 import { HEALTH_PATH, registerPrincipal, signedInHook } from './auth/principal.ts';
 import { authRoutes } from './auth/routes.ts';
@@ -34,6 +36,7 @@ import type { Deps } from './deps.ts';
 import { devRoutes } from './dev/routes.ts';
 import { deviceRoutes } from './devices/routes.ts';
 import { eventRoutes } from './events/routes.ts';
+import { helpRoutes } from './help/routes.ts';
 import { clientErrorHandler, errorBody, errorHandler } from './http/errors.ts';
 import { healthCheck } from './http/health.ts';
 import { registerOriginCheck } from './http/origin.ts';
@@ -52,6 +55,7 @@ import { rfRoutes } from './rf/routes.ts';
 import { sharingRoutes } from './sharing/routes.ts';
 import { solutionRoutes } from './solutions/routes.ts';
 import { statsRoutes } from './stats/routes.ts';
+import { teamRoutes } from './team/routes.ts';
 import { wifiRoutes } from './wifi/routes.ts';
 import { wifiMapRoutes } from './wifi-map/routes.ts';
 
@@ -131,12 +135,13 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: apiKeyDocTransform(jsonSchemaTransform),
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
   registerOriginCheck(app, config);
   registerPrincipal(app, deps.database.db, config, deps.now);
+  registerAccessGate(app, deps.database.db, deps.now);
 
   app.get(routeUrl(PLATFORM_ROUTES.openapi), { schema: { hide: true } }, async () => app.swagger());
   app.get(
@@ -154,12 +159,14 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
       await identityAuthRoutes(api as App, deps);
       await eventRoutes(api as App, deps);
       await firmwareDownloadRoutes(api as App, deps);
+      await helpRoutes(api as App);
       if (config.devOutbox) await devRoutes(api as App, deps);
       // Everything else needs an account: the check runs on every request before validation.
       await api.register(async (signed) => {
         signed.addHook('onRequest', signedInHook);
         await accountRoutes(signed as App, deps);
         await identityAccountRoutes(signed as App, deps);
+        await teamRoutes(signed as App, deps);
         await projectRoutes(signed as App, deps);
         await deviceRoutes(signed as App, deps);
         await logRoutes(signed as App, deps);

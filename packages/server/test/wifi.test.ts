@@ -127,7 +127,7 @@ const RULES: [string, () => Doc, number][] = [
   ['a name of 33 characters', () => one({ name: 'n'.repeat(33) }), 16],
   ['two policies of one name (88)', () => ({ policies: [policy(1), policy(2, { name: 'net_1' })] }), 88],
   ['an empty SSID (92)', () => one({ ssid: '' }), 92],
-  ['an SSID of 33 bytes', () => one({ ssid: 'é'.repeat(16) + 'x' }), 16],
+  ['an SSID of 33 bytes', () => one({ ssid: `${'é'.repeat(16)}x` }), 16],
   [
     'a duplicate SSID (24)',
     () => ({ policies: [policy(1), policy(2, { ssid: 'Net-1', bands: ['5G'] })] }),

@@ -23,7 +23,7 @@ import { gateContext, SESSION_KEY, useSession } from './session/session.ts';
 import { forgetSession, sessionGate } from './session/signedOut.ts';
 import { errorText, setMessageApi } from './state/feedback.ts';
 
-const PUBLIC_PREFIXES = ['/login', '/signup', '/reset-password', '/static/'];
+const PUBLIC_PREFIXES = ['/login', '/signup', '/reset-password', '/static/', '/help'];
 export const isPublicPath = (path: string) => PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(p));
 
 /**
@@ -52,6 +52,8 @@ const SolutionEditorPage = named(
 );
 const PivotPage = named(() => import('./features/solutions/PivotPage.tsx'), 'PivotPage');
 const ModelsPage = named(() => import('./features/solutions/ModelsPage.tsx'), 'ModelsPage');
+const TeamPage = named(() => import('./features/team/TeamPage.tsx'), 'TeamPage');
+const HelpPage = named(() => import('./features/help/HelpPage.tsx'), 'HelpPage');
 const LoginPage = named(() => import('./features/auth/LoginPage.tsx'), 'LoginPage');
 const ResetPasswordPage = named(() => import('./features/auth/ResetPasswordPage.tsx'), 'ResetPasswordPage');
 const SignUpPage = named(() => import('./features/auth/SignUpPage.tsx'), 'SignUpPage');
@@ -315,6 +317,8 @@ export function App() {
             }
           />
           <Route path="/static/transfer" element={<TransferPage />} />
+          <Route path="/help" element={<HelpPage />} />
+          <Route path="/help/:topic" element={<HelpPage />} />
           <Route
             path="/static/transferToLocalDev"
             element={
@@ -333,6 +337,7 @@ export function App() {
             <Route path="/solutions/:id/edit" element={<SolutionEditorPage />} />
             <Route path="/reports/devices" element={<PivotPage />} />
             <Route path="/models" element={<ModelsPage />} />
+            <Route path="/account/management" element={<TeamPage />} />
             <Route path="/invite/:code" element={<AcceptInvitePage />} />
             {ROUTES.map((r) => (
               <Route

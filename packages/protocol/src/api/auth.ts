@@ -9,6 +9,7 @@ import {
   validateNickname,
 } from '../validators/account.ts';
 import { checked } from '../validators/zod.ts';
+import { DISPLAY_ROLES } from './team.ts';
 
 const email = checked(z.string().trim().toLowerCase(), validateEmail);
 const password = checked(z.string(), validateAccountPassword);
@@ -72,6 +73,11 @@ export const AccountView = z.object({
   avatarUrl: z.string().nullable(),
   remindTags: z.array(z.string()),
   createdAt: z.string(),
+  /** SPEC.md §6 display role (protocol displayRoleOf; docs/decisions/0059). */
+  displayRole: z.enum(DISPLAY_ROLES),
+  /** Subordinate accounts: the main account's id and the level (guest 0, admin 1); null otherwise. */
+  parentId: z.number().int().nullable(),
+  level: z.union([z.literal(0), z.literal(1)]).nullable(),
 });
 export type AccountView = z.infer<typeof AccountView>;
 

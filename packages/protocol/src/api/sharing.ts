@@ -103,7 +103,7 @@ export const ShareView = z.object({
   /** False for an offer the account has not accepted yet: it grants nothing until then. */
   accepted: z.boolean(),
   /** 'share' (offered to the account) or 'invite' (came in with an invite code: read-only, SPEC.md §6). */
-  via: z.enum(['share', 'invite']),
+  via: z.enum(['share', 'invite', 'subordinate']),
   sharedBy: z.string().nullable(),
   sharedAt: z.string(),
 });

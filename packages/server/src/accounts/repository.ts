@@ -141,7 +141,17 @@ export function listApiKeys(db: DbOrTx, accountId: number): Promise<ApiKeyRow[]>
 
 export async function insertApiKey(
   db: DbOrTx,
-  values: { accountId: number; name: string; prefix: string; keyHash: string; createdAt: Date },
+  values: {
+    accountId: number;
+    name: string;
+    prefix: string;
+    keyHash: string;
+    createdAt: Date;
+    scope: ApiKeyRow['scope'];
+    projectIds: number[] | null;
+    expiresAt: Date | null;
+    ratePerMinute: number;
+  },
 ): Promise<ApiKeyRow> {
   const [row] = await db.insert(apiKeys).values(values).returning();
   return row;

@@ -169,13 +169,14 @@ export async function accountRoutes(app: App, deps: Deps): Promise<void> {
       onRequest: webOnly,
       schema: {
         tags,
-        summary: 'Create an OpenAPI key; the secret is shown only in this answer',
+        summary:
+          'Create an OpenAPI key (scope, projects, expiry, rate per minute); the secret is shown only in this answer',
         body: R.createApiKey.body,
         response: { 200: envelope(R.createApiKey.response) },
       },
     },
     async (request) =>
-      ok(await service.createApiKey(requireAccount(request), request.body.name, context(request))),
+      ok(await service.createApiKey(requireAccount(request), request.body, context(request))),
   );
 
   app.delete(

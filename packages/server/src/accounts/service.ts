@@ -1,10 +1,12 @@
 import {
   type AccountView,
+  ApiKeyBody,
   type ApiKeyView,
   AppError,
   BUILTIN_SCENARIOS,
   type ChangePasswordBody,
   Codes,
+  errorMessage,
   MAX_CUSTOM_SCENARIOS,
   type ScenarioView,
   type UpdateProfileBody,
@@ -19,6 +21,7 @@ import type { AuthService } from '../auth/service.ts';
 import { createSession, revokeSession } from '../auth/sessions.ts';
 import { hashSecret, newSecret } from '../auth/tokens.ts';
 import type { Deps } from '../deps.ts';
+import { loadProjectAccess } from '../projects/access.ts';
 import * as repo from './repository.ts';
 import { nextChangeAllowedAt, toAccountView } from './views.ts';
 
@@ -50,6 +53,10 @@ function toApiKeyView(row: repo.ApiKeyRow): ApiKeyView {
     id: row.id,
     name: row.name,
     prefix: row.prefix,
+    scope: row.scope,
+    projectIds: row.projectIds ? row.projectIds.map(Number) : null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    ratePerMinute: row.ratePerMinute,
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
   };
@@ -304,12 +311,22 @@ export function createAccountService(deps: Deps, auth: AuthService) {
      */
     async createApiKey(
       principal: Principal,
-      name: string,
+      input: ApiKeyBody,
       ctx: CallContext,
     ): Promise<ApiKeyView & { key: string }> {
+      const body = ApiKeyBody.parse(input);
       const key = newSecret();
       const now = deps.now();
+      const expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
+      if (expiresAt && expiresAt.getTime() <= now.getTime()) {
+        throw new AppError(Codes.EXPIRY_IN_PAST, undefined, {
+          expiresAt: errorMessage(Codes.EXPIRY_IN_PAST),
+        });
+      }
+      const projectIds = body.projectIds ? [...new Set(body.projectIds)] : null;
       return db.transaction(async (tx) => {
+        // A key can be limited only to projects the account can see now (30/73/74 otherwise).
+        for (const id of projectIds ?? []) await loadProjectAccess(tx, principal, id, { now });
         await lockKey(tx, `api-keys:${principal.accountId}`);
         const limit = deps.config.maxApiKeysPerAccount;
         if ((await repo.countApiKeys(tx, principal.accountId)) >= limit) {
@@ -320,17 +337,28 @@ export function createAccountService(deps: Deps, auth: AuthService) {
         }
         const row = await repo.insertApiKey(tx, {
           accountId: principal.accountId,
-          name,
+          name: body.name,
           prefix: key.slice(0, 8),
           keyHash: hashSecret(key),
           createdAt: now,
+          scope: body.scope,
+          projectIds,
+          expiresAt,
+          ratePerMinute: body.ratePerMinute,
         });
         await recordAudit(tx, actor(principal, ctx), {
           at: now,
           action: 'create',
           entity: 'api_key',
           entityId: row.id,
-          after: { name: row.name, prefix: row.prefix },
+          after: {
+            name: row.name,
+            prefix: row.prefix,
+            scope: row.scope,
+            projectIds,
+            expiresAt: body.expiresAt ?? null,
+            ratePerMinute: row.ratePerMinute,
+          },
         });
         return { ...toApiKeyView(row), key };
       });

@@ -3,6 +3,7 @@ import {
   type AccessType,
   type AccountView,
   ALL_MENU_FLAGS,
+  displayRoleOf,
   type MenuFlags,
   routeUrl,
   type SessionView,
@@ -43,6 +44,9 @@ export function toAccountView(row: AccountRow, now: Date): AccountView {
     avatarUrl: avatarUrl(row),
     remindTags: row.remindTags,
     createdAt: row.createdAt.toISOString(),
+    displayRole: displayRoleOf(row),
+    parentId: row.parentId,
+    level: row.level === 0 || row.level === 1 ? row.level : null,
   };
 }
 

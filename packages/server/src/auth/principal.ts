@@ -1,9 +1,10 @@
 import { AccessType, AppError, Codes, PLATFORM_ROUTES, routeUrl } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type ApiKeyGrant, resolveApiKey } from '../api-keys/resolve.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { accounts, apiKeys, sessions } from '../db/schema.ts';
+import { accounts, sessions } from '../db/schema.ts';
 import { ENDED_ELSEWHERE } from './single-session.ts';
 import { hashSecret } from './tokens.ts';
 
@@ -14,6 +15,8 @@ export interface Principal {
   accessType: AccessType;
   sessionId: number | null;
   apiKeyId: number | null;
+  /** What the API key allows (Bearer calls only). */
+  apiKey?: ApiKeyGrant;
 }
 
 type AuthState = 'none' | 'ok' | 'expired' | 'password_changed' | 'elsewhere';
@@ -75,32 +78,21 @@ export function registerPrincipal(app: FastifyInstance, db: Db, config: Config, 
     if (request.routeOptions.url === HEALTH_PATH) return;
     const bearer = request.headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1];
     if (bearer) {
-      const [row] = await db
-        .select({
-          id: apiKeys.id,
-          accountId: apiKeys.accountId,
-          account: accounts.account,
-          lastUsedAt: apiKeys.lastUsedAt,
-        })
-        .from(apiKeys)
-        .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-        .where(eq(apiKeys.keyHash, hashSecret(bearer)));
-      if (!row) {
+      // Scope, project list, expiry and rate: api-keys/ (docs/decisions/0058).
+      const key = await resolveApiKey(db, bearer, now());
+      if (key === 'expired') {
         request.authState = 'expired';
         return;
       }
       request.principal = {
-        accountId: row.accountId,
-        account: row.account,
+        accountId: key.accountId,
+        account: key.account,
         accessType: AccessType.OPENAPI,
         sessionId: null,
-        apiKeyId: row.id,
+        apiKeyId: key.grant.id,
+        apiKey: key.grant,
       };
       request.authState = 'ok';
-      const at = now();
-      if (!row.lastUsedAt || at.getTime() - row.lastUsedAt.getTime() > TOUCH_AFTER_MS) {
-        await db.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, row.id));
-      }
       return;
     }
     const token = request.cookies?.[SESSION_COOKIE];

@@ -81,6 +81,9 @@ export async function eventRoutes(app: App, deps: Deps): Promise<void> {
     ]);
     const text = JSON.stringify(event satisfies LiveEvent);
     for (const s of targets) {
+      // An API key limited to some projects hears only those (docs/decisions/0058).
+      const keyProjects = s.principal.apiKey?.projectIds;
+      if (keyProjects && !keyProjects.includes(event.projectId)) continue;
       if (seeing.has(s.principal.accountId) && s.socket.readyState === s.socket.OPEN) s.socket.send(text);
     }
   };
@@ -104,7 +107,8 @@ export async function eventRoutes(app: App, deps: Deps): Promise<void> {
         where s.id = any($1::int[]) and s.revoked_at is null and s.expires_at > $3
           and s.password_version = a.password_version
        union all
-       select 'k', k.id from api_keys k where k.id = any($2::int[])`,
+       select 'k', k.id from api_keys k where k.id = any($2::int[])
+          and (k.expires_at is null or k.expires_at > $3)`,
       [sessionIds, keyIds, deps.now()],
     );
     const held = new Set(valid.rows.map((r) => `${r.kind}${Number(r.id)}`));

@@ -42,6 +42,8 @@ export function containsPattern(text: string): string {
 export interface ListFilter extends Omit<ProjectListQuery, 'range'> {
   /** Only projects created at or after this instant (the time range). */
   createdSince?: Date;
+  /** Only these projects (an API key limited to some projects, docs/decisions/0058). */
+  onlyIds?: number[];
 }
 
 /**
@@ -60,6 +62,7 @@ export async function listVisibleProjects(
   if (filter.createdSince) conditions.push(gte(projects.createdAt, filter.createdSince));
   if (filter.q) conditions.push(sql`${projects.name} ilike ${containsPattern(filter.q)}`);
   if (filter.netMode !== undefined) conditions.push(eq(projects.netMode, filter.netMode));
+  if (filter.onlyIds) conditions.push(inArray(projects.id, filter.onlyIds));
   const where = and(...conditions);
 
   const ov = projectStatsSubquery(db, visibleProjectIds(accountId, now));

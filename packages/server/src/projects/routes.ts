@@ -20,7 +20,15 @@ export async function projectRoutes(app: App, deps: Deps): Promise<void> {
         response: { 200: envelope(R.list.response) },
       },
     },
-    async (request) => ok(await service.listProjects(deps, callerOf(request), request.query)),
+    async (request) =>
+      ok(
+        await service.listProjects(
+          deps,
+          callerOf(request),
+          request.query,
+          request.principal?.apiKey?.projectIds,
+        ),
+      ),
   );
 
   app.post(

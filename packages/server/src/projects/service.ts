@@ -98,12 +98,14 @@ export async function listProjects(
   deps: ServiceDeps,
   caller: Caller,
   query: ProjectListQuery,
+  onlyIds?: number[] | null,
 ): Promise<Paged<ProjectListItem>> {
   const now = deps.now();
   const { range, ...rest } = query;
   const { rows, total } = await repo.listVisibleProjects(deps.database.db, caller.accountId, now, {
     ...rest,
     createdSince: range ? rangeStart(range, now) : undefined,
+    onlyIds: onlyIds ?? undefined,
   });
   const items = rows.map((row) => {
     const stats = toStats(row.stats);

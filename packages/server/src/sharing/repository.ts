@@ -1,5 +1,5 @@
 import { SharePermission } from '@beacon/protocol';
-import { aliasedTable, and, asc, count, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { aliasedTable, and, asc, count, eq, gt, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import {
   accounts,
@@ -64,11 +64,17 @@ export async function findMember(
   return row;
 }
 
-/** Rows that give `permission`: a member who came with an invitation is read-only (SPEC.md §6). */
+/**
+ * Rows that give `permission`: a member who came with an invitation is read-only (SPEC.md §6).
+ * Projects given to subordinate accounts are not shares and count toward no share limit (decision 0059).
+ */
 const grants = (permission: SharePermission): SQL =>
   (permission === SharePermission.READ_WRITE
     ? and(eq(projectMembers.permission, permission), eq(projectMembers.via, 'share'))
-    : or(eq(projectMembers.permission, permission), eq(projectMembers.via, 'invite'))) as SQL;
+    : and(
+        ne(projectMembers.via, 'subordinate'),
+        or(eq(projectMembers.permission, permission), eq(projectMembers.via, 'invite')),
+      )) as SQL;
 
 /** Unexpired shares an account holds with `permission`, across projects (SPEC.md §6: 61/62). */
 export async function countHeldShares(

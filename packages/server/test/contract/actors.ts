@@ -1,7 +1,17 @@
-import { Codes, DEMO_PROJECT_IDS, type ErrorCode } from '@beacon/protocol';
+import {
+  apiKeyMayCall,
+  Codes,
+  DEMO_PROJECT_IDS,
+  type ErrorCode,
+  isWriteMethod,
+  subordinateBlocked,
+  visitorMayWrite,
+} from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
+import { hashSecret, newSecret } from '../../src/auth/tokens.ts';
 import {
   accounts,
+  apiKeys,
   projectDepartures,
   projectMembers,
   projects,
@@ -28,7 +38,22 @@ export type ActorName =
   | 'stranger'
   | 'owner, project id that does not exist'
   | 'any account, demo project'
-  | 'no session';
+  | 'no session'
+  | 'subordinate administrator, read-write grant'
+  | 'subordinate administrator, read-only grant'
+  | 'subordinate visitor, read-only grant'
+  | "owner's API key, read-write"
+  | "owner's API key, read-only"
+  | "owner's API key, limited to another project";
+
+/** Actors whose answers are another actor's, then the access gate's (expectedFor). */
+type GatedActor =
+  | 'subordinate administrator, read-write grant'
+  | 'subordinate administrator, read-only grant'
+  | 'subordinate visitor, read-only grant'
+  | "owner's API key, read-write"
+  | "owner's API key, read-only"
+  | "owner's API key, limited to another project";
 
 /** 'ok' = code 0; otherwise the catalogue code the call must answer (its HTTP status follows). */
 export type Outcome = 'ok' | ErrorCode;
@@ -50,7 +75,7 @@ const {
  * (owner only; read-only callers hear 5032), leaving a project (members only) and a transfer
  * (2103 for anyone but the owner who can see the project).
  */
-export const EXPECTED: Record<ActorName, Record<RouteAccess, Outcome>> = {
+const MATRIX: Record<Exclude<ActorName, GatedActor>, Record<RouteAccess, Outcome>> = {
   owner: { read: 'ok', write: 'ok', owner: 'ok', share: 'ok', member: FORBIDDEN, transfer: 'ok' },
   'read-write member': {
     read: 'ok',
@@ -160,6 +185,55 @@ export const EXPECTED: Record<ActorName, Record<RouteAccess, Outcome>> = {
   },
 };
 
+// Subordinate accounts and API keys (docs/decisions/0058, 0059): the right of the account they stand
+// for, then the access gate on top of it (expectedFor).
+export const EXPECTED: Record<ActorName, Record<RouteAccess, Outcome>> = {
+  ...MATRIX,
+  'subordinate administrator, read-write grant': MATRIX['read-write member'],
+  'subordinate administrator, read-only grant': MATRIX['read-only member'],
+  'subordinate visitor, read-only grant': MATRIX['read-only member'],
+  "owner's API key, read-write": MATRIX.owner,
+  "owner's API key, read-only": MATRIX.owner,
+  "owner's API key, limited to another project": MATRIX.owner,
+};
+
+/** The `:action` of a concrete path called on a pattern ('/…/actions/:action' → 'reboot'). */
+function actionOf(pattern: string, path: string): string | undefined {
+  const p = pattern.replace(/^\/api\/v1/, '').split('/');
+  const i = p.indexOf(':action');
+  return i < 0 ? undefined : path.split('?')[0].split('/')[i];
+}
+
+/**
+ * What the actor gets for one route: the matrix, after the access gate of api-keys/gate.ts — an API
+ * key reaches only openapi routes (5090), a read-only key only reads (5440), a key limited to other
+ * projects none of this one (5442); a visitor changes nothing (5443), a subordinate account none of
+ * the administrator-blocked operations (5444).
+ */
+export function expectedFor(
+  actor: ActorName,
+  route: { method: string; pattern: string; access: RouteAccess },
+  path: string,
+): Outcome {
+  const base = EXPECTED[actor][route.access];
+  const write = isWriteMethod(route.method);
+  if (actor.startsWith("owner's API key")) {
+    if (!apiKeyMayCall(route.method, route.pattern)) return Codes.WEB_ONLY;
+    if (actor === "owner's API key, read-only" && write) return Codes.API_KEY_READ_ONLY;
+    if (actor === "owner's API key, limited to another project") return Codes.API_KEY_PROJECT;
+    return base;
+  }
+  if (actor.startsWith('subordinate') && write) {
+    if (actor === 'subordinate visitor, read-only grant' && !visitorMayWrite(route.method, route.pattern)) {
+      return Codes.VISITOR_READ_ONLY;
+    }
+    if (subordinateBlocked(route.method, route.pattern, actionOf(route.pattern, path))) {
+      return Codes.SUBORDINATE_BLOCKED;
+    }
+  }
+  return base;
+}
+
 export const ACTORS = Object.keys(EXPECTED) as ActorName[];
 
 /** A project id no test creates (identity ids start at 1,000,000 and grow by one). */
@@ -182,6 +256,44 @@ export interface Cast {
   removed: TestAccount;
   stranger: TestAccount;
   demoOwnerId: number;
+  subordinateReadWrite: TestAccount;
+  subordinateReadOnly: TestAccount;
+  visitor: TestAccount;
+  keyReadWrite: HttpClient;
+  keyRead: HttpClient;
+  keyElsewhere: HttpClient;
+}
+
+/** A subordinate account of `parent` (level 1 administrator, 0 visitor), signed in. */
+async function subordinateOf(server: TestServer, parent: TestAccount, level: 0 | 1): Promise<TestAccount> {
+  const account = await createAccount(server);
+  await server.database.db
+    .update(accounts)
+    .set({ parentId: parent.id, level })
+    .where(eq(accounts.id, account.id));
+  return account;
+}
+
+/** A Bearer client of an API key of `owner`, straight in the database. */
+async function keyOf(
+  server: TestServer,
+  owner: TestAccount,
+  scope: 'read' | 'read-write',
+  projectIds: number[] | null = null,
+): Promise<HttpClient> {
+  const secret = newSecret();
+  await server.database.db.insert(apiKeys).values({
+    accountId: owner.id,
+    name: `contract-${scope}`,
+    prefix: secret.slice(0, 8),
+    keyHash: hashSecret(secret),
+    scope,
+    projectIds,
+    ratePerMinute: 100_000,
+  });
+  const client = server.client();
+  client.bearer = secret;
+  return client;
 }
 
 export async function createCast(server: TestServer): Promise<Cast> {
@@ -189,8 +301,19 @@ export async function createCast(server: TestServer): Promise<Cast> {
     .select({ id: accounts.id })
     .from(accounts)
     .where(eq(accounts.account, DEMO_OWNER_ACCOUNT));
+  const owner = await createAccount(server);
+  const [elsewhere] = await server.database.db
+    .insert(projects)
+    .values({ ownerId: owner.id, name: 'key-elsewhere', scenario: 'hotel' })
+    .returning({ id: projects.id });
   return {
-    owner: await createAccount(server),
+    owner,
+    subordinateReadWrite: await subordinateOf(server, owner, 1),
+    subordinateReadOnly: await subordinateOf(server, owner, 1),
+    visitor: await subordinateOf(server, owner, 0),
+    keyReadWrite: await keyOf(server, owner, 'read-write'),
+    keyRead: await keyOf(server, owner, 'read'),
+    keyElsewhere: await keyOf(server, owner, 'read-write', [elsewhere.id]),
     readWrite: await createAccount(server),
     readOnly: await createAccount(server),
     inviteeRead: await createAccount(server),
@@ -240,6 +363,19 @@ export async function createSharedProject(server: TestServer, cast: Cast): Promi
       acceptedAt: accepted,
       via: 'invite',
     },
+    ...(
+      [
+        [cast.subordinateReadWrite, 'rw'],
+        [cast.subordinateReadOnly, 'r'],
+        [cast.visitor, 'r'],
+      ] as const
+    ).map(([account, permission]) => ({
+      projectId: project.id,
+      accountId: account.id,
+      permission,
+      acceptedAt: accepted,
+      via: 'subordinate' as const,
+    })),
     {
       projectId: project.id,
       accountId: cast.expired.id,
@@ -297,6 +433,12 @@ export async function worldFor(
     stranger: cast.stranger.client,
     'owner, project id that does not exist': cast.owner.client,
     'no session': server.client(),
+    'subordinate administrator, read-write grant': cast.subordinateReadWrite.client,
+    'subordinate administrator, read-only grant': cast.subordinateReadOnly.client,
+    'subordinate visitor, read-only grant': cast.visitor.client,
+    "owner's API key, read-write": cast.keyReadWrite,
+    "owner's API key, read-only": cast.keyRead,
+    "owner's API key, limited to another project": cast.keyElsewhere,
   };
   const calledProjectId =
     actor === 'owner, project id that does not exist' ? MISSING_PROJECT_ID : world.projectId;

@@ -1,6 +1,14 @@
 import { generateSolution, SolutionInput } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
-import { accounts, apiKeys, customScenarios, solutionShares, solutions } from '../../src/db/schema.ts';
+import {
+  accounts,
+  apiKeys,
+  customScenarios,
+  projectMembers,
+  projects,
+  solutionShares,
+  solutions,
+} from '../../src/db/schema.ts';
 import { createAccount, type TestAccount } from '../helpers/accounts.ts';
 import type { TestServer } from '../helpers/harness.ts';
 
@@ -99,6 +107,34 @@ async function ownSolution({ server, account }: InputWorld): Promise<Record<stri
     })
     .returning({ id: solutions.id });
   return { id: row.id };
+}
+
+/** A subordinate account of the suite's account, straight in the database. */
+async function subordinateOf({ server, account }: InputWorld): Promise<Record<string, unknown>> {
+  const email = freshEmail('sub');
+  const [row] = await server.database.db
+    .insert(accounts)
+    .values({
+      account: email,
+      email,
+      nick: 'sub',
+      passwordHash: 'x',
+      cloudId: `SUB${++counter}${process.pid}`,
+      parentId: account.id,
+      level: 1,
+    })
+    .returning({ id: accounts.id });
+  return { id: row.id };
+}
+
+/** A subordinate account and a project of the suite's account to give it. */
+async function subordinateWithProject(world: InputWorld): Promise<Record<string, unknown>> {
+  const { id } = await subordinateOf(world);
+  const [project] = await world.server.database.db
+    .insert(projects)
+    .values({ ownerId: world.account.id, name: `given${++counter}`, scenario: 'hotel' })
+    .returning({ id: projects.id });
+  return { id, projectId: project.id };
 }
 
 /** A GET that takes no input of its own (documents, templates, probes). */
@@ -209,7 +245,7 @@ export const INPUT_ROUTES: InputRoute[] = [
     method: 'POST',
     pattern: '/api/v1/account/api-keys',
     path: () => '/api/v1/account/api-keys',
-    body: () => ({ name: 'ci-key' }),
+    body: () => ({ name: 'ci-key', scope: 'read', expiresAt: '2099-01-01T00:00:00.000Z', ratePerMinute: 60 }),
   },
   {
     method: 'DELETE',
@@ -304,6 +340,60 @@ export const INPUT_ROUTES: InputRoute[] = [
     body: () => ({ regionCode: '86', phone: '13800138000', code: '1234' }),
   },
   { method: 'DELETE', pattern: '/api/v1/account/phone', path: () => '/api/v1/account/phone' },
+  // ── the help centre's documents (src/help/routes.ts)
+  plainGet('/api/v1/help/device-protocol.yaml'),
+
+  // ── account management and the joining alert (src/team/routes.ts)
+  plainGet('/api/v1/account/subordinates', 'account'),
+  {
+    method: 'POST',
+    pattern: '/api/v1/account/subordinates',
+    path: () => '/api/v1/account/subordinates',
+    body: () => ({ email: freshEmail('sub'), nick: 'subnick', password: PASSWORD, role: 1, level: 1 }),
+  },
+  {
+    method: 'PATCH',
+    pattern: '/api/v1/account/subordinates/:id',
+    setup: subordinateOf,
+    path: (c) => `/api/v1/account/subordinates/${c.fixture.id}`,
+    body: () => ({ nick: 'renamed', role: 0, level: 1 }),
+  },
+  {
+    method: 'DELETE',
+    pattern: '/api/v1/account/subordinates/:id',
+    setup: subordinateOf,
+    path: (c) => `/api/v1/account/subordinates/${c.fixture.id}`,
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/account/subordinates/:id/projects',
+    setup: subordinateWithProject,
+    path: (c) => `/api/v1/account/subordinates/${c.fixture.id}/projects`,
+    body: (c) => ({ projectId: c.fixture.projectId, permission: 'r' }),
+  },
+  {
+    method: 'DELETE',
+    pattern: '/api/v1/account/subordinates/:id/projects/:projectId',
+    async setup(world) {
+      const fixture = await subordinateWithProject(world);
+      await world.server.database.db.insert(projectMembers).values({
+        projectId: fixture.projectId as number,
+        accountId: fixture.id as number,
+        permission: 'r',
+        via: 'subordinate',
+        acceptedAt: new Date(),
+      });
+      return fixture;
+    },
+    path: (c) => `/api/v1/account/subordinates/${c.fixture.id}/projects/${c.fixture.projectId}`,
+  },
+  plainGet('/api/v1/account/joined-devices', 'account'),
+  {
+    method: 'POST',
+    pattern: '/api/v1/account/joined-devices/seen',
+    path: () => '/api/v1/account/joined-devices/seen',
+    body: () => ({ through: '2026-01-01T00:00:00.000Z' }),
+  },
 
   // ── projects outside one project (src/projects/routes.ts)
   {

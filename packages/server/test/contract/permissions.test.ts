@@ -9,7 +9,7 @@ import {
   type Cast,
   createCast,
   createSharedProject,
-  EXPECTED,
+  expectedFor,
   MISSING_PROJECT_ID,
   worldFor,
 } from './actors.ts';
@@ -67,7 +67,7 @@ function describeResource(resource: ContractResource): void {
 
           const res = await client.request(route.method, route.path(ctx), route.body?.(ctx));
 
-          const expected = EXPECTED[actor][route.access];
+          const expected = expectedFor(actor, route, route.path(ctx));
           const auditAfter = await auditCount(world.projectId);
           if (expected === 'ok') {
             expect(res.status, JSON.stringify(res.body)).toBe(200);

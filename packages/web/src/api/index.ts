@@ -1,5 +1,6 @@
 import {
   ACCOUNT_ROUTES,
+  type ApiKeyBody,
   AUTH_ROUTES,
   type ChangePasswordBody,
   type CreateProjectBody,
@@ -72,7 +73,7 @@ export const api = {
   addScenario: (body: ScenarioBody) => callRoute(Acc.addScenario, {}, { body }),
   deleteScenario: (id: number) => callRoute(Acc.deleteScenario, { id }),
   apiKeys: () => callRoute(Acc.apiKeys, {}),
-  createApiKey: (body: { name: string }) => callRoute(Acc.createApiKey, {}, { body }),
+  createApiKey: (body: ApiKeyBody) => callRoute(Acc.createApiKey, {}, { body }),
   deleteApiKey: (id: number) => callRoute(Acc.deleteApiKey, { id }),
 
   projects: (query: RouteQuery<typeof P.list>) => callRoute(P.list, {}, { query }),

@@ -2,7 +2,9 @@ import {
   AppstoreOutlined,
   BarChartOutlined,
   LogoutOutlined,
+  QuestionCircleOutlined,
   SolutionOutlined,
+  TeamOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import type { SessionView } from '@beacon/protocol';
@@ -48,7 +50,22 @@ export function AccountMenu({
             icon: <AppstoreOutlined />,
             label: <span data-testid="account-menu-models">{t('models.title')}</span>,
           },
-          { type: 'divider' },
+          // Account management (docs/decisions/0059): main accounts in the web console only.
+          ...(session.account.parentId === null && session.accessType === 'web'
+            ? [
+                {
+                  key: 'team',
+                  icon: <TeamOutlined />,
+                  label: <span data-testid="account-menu-team">{t('team.menu')}</span>,
+                },
+              ]
+            : []),
+          {
+            key: 'help',
+            icon: <QuestionCircleOutlined />,
+            label: <span data-testid="account-menu-help">{t('help.menu')}</span>,
+          },
+          { type: 'divider' as const },
           {
             key: 'logout',
             icon: <LogoutOutlined />,
@@ -60,6 +77,8 @@ export function AccountMenu({
           if (key === 'solutions') navigate('/solutions');
           if (key === 'reports') navigate('/reports/devices');
           if (key === 'models') navigate('/models');
+          if (key === 'team') navigate('/account/management');
+          if (key === 'help') navigate('/help');
           if (key === 'logout') onLogout();
         },
       }}

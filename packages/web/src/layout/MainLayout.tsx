@@ -20,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { api } from '../api/index.ts';
 import { AlarmBadge } from '../features/alarms/AlarmBadge.tsx';
+import { JoinedDevicesAlert } from '../features/team/JoinedDevicesAlert.tsx';
 import { allGroupKeys, buildNavTree, type NavNode, openKeysFor } from '../nav/navTree.ts';
 import { selectProject, useCurrentProject } from '../session/currentProject.ts';
 import { loginPathFor } from '../session/returnTo.ts';
@@ -242,6 +243,9 @@ export function MainLayout({ session }: { session: SessionView }) {
           {/* Padding inside the scroller, so sticky table headers stick to its very top. */}
           <div style={{ padding: phone ? 12 : 24 }}>
             <Suspense fallback={<ContentSpin />}>
+              {session.accessType === 'web' && location.pathname === '/overview/preview' ? (
+                <JoinedDevicesAlert />
+              ) : null}
               <Outlet />
             </Suspense>
           </div>

@@ -1,4 +1,6 @@
 import {
+  type AnyPgColumn,
+  bigint,
   bigserial,
   boolean,
   index,
@@ -39,6 +41,11 @@ export const accounts = pgTable(
     /** Bumped on password change so every older session is refused with code 70. */
     passwordVersion: integer('password_version').notNull().default(0),
     isSystem: boolean('is_system').notNull().default(false),
+    /** Subordinate accounts (docs/decisions/0059): the main account, and the level (guest 0, admin 1). */
+    parentId: integer('parent_id').references((): AnyPgColumn => accounts.id, { onDelete: 'cascade' }),
+    level: smallint('level'),
+    /** The device-joining alert lists devices first seen after this (null: since createdAt). */
+    joinedSeenThrough: tstz('joined_seen_through'),
     createdAt: tstz('created_at').notNull().defaultNow(),
     updatedAt: tstz('updated_at').notNull().defaultNow(),
   },
@@ -83,8 +90,29 @@ export const apiKeys = pgTable(
     keyHash: text('key_hash').notNull(),
     createdAt: tstz('created_at').notNull().defaultNow(),
     lastUsedAt: tstz('last_used_at'),
+    /** 'read' or 'read-write' (docs/decisions/0058). */
+    scope: text('scope', { enum: ['read', 'read-write'] })
+      .notNull()
+      .default('read'),
+    /** null: every project the account can see. */
+    projectIds: bigint('project_ids', { mode: 'number' }).array(),
+    expiresAt: tstz('expires_at'),
+    ratePerMinute: integer('rate_per_minute').notNull().default(600),
   },
   (t) => [uniqueIndex('api_keys_hash_uq').on(t.keyHash)],
+);
+
+/** Calls per API key and minute: the rate counter every server instance shares. */
+export const apiKeyUsage = pgTable(
+  'api_key_usage',
+  {
+    keyId: integer('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    windowStart: tstz('window_start').notNull(),
+    calls: integer('calls').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.windowStart] })],
 );
 
 export const verificationCodes = pgTable(

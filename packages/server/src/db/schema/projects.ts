@@ -64,8 +64,9 @@ export const projectMembers = pgTable(
     /**
      * How the account came in: 'share' (an offer to the account, accepted) or 'invite' (an invite
      * code). SPEC.md §6: invitation projects are read-only to invitees, whatever `permission` says.
+     * 'subordinate': the owner gave the project to one of its subordinate accounts (docs/decisions/0059).
      */
-    via: text('via', { enum: ['share', 'invite'] })
+    via: text('via', { enum: ['share', 'invite', 'subordinate'] })
       .notNull()
       .default('share'),
     createdAt: tstz('created_at').notNull().defaultNow(),
@@ -73,7 +74,7 @@ export const projectMembers = pgTable(
   (t) => [
     primaryKey({ columns: [t.projectId, t.accountId] }),
     index('project_members_account_idx').on(t.accountId),
-    check('project_members_via_ck', sql`${t.via} in ('share', 'invite')`),
+    check('project_members_via_ck', sql`${t.via} in ('share', 'invite', 'subordinate')`),
   ],
 );
 

@@ -1,16 +1,15 @@
-import { CopyOutlined, KeyOutlined } from '@ant-design/icons';
-import { ApiKeyBody, type ApiKeyView } from '@beacon/protocol';
+import { CopyOutlined } from '@ant-design/icons';
+import type { ApiKeyView } from '@beacon/protocol';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Modal, Table, Typography } from 'antd';
+import { Alert, Button, Card, Modal, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ApiKeyCreatedView, api } from '../../api/index.ts';
 import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { reportFailure } from '../../forms/useFormSubmit.ts';
 import { formatDateTime } from '../../util/format.ts';
-
+import { ApiKeyForm } from './ApiKeyForm.tsx';
 import { API_KEYS_KEY } from './accountCache.ts';
-import { NameForm } from './NameForm.tsx';
 
 export function ApiKeysCard() {
   const { t } = useTranslation();
@@ -25,12 +24,7 @@ export function ApiKeysCard() {
   return (
     <Card title={t('account.apiKeys')}>
       <Typography.Paragraph type="secondary">{t('account.apiKeysHint')}</Typography.Paragraph>
-      <NameForm
-        schema={ApiKeyBody}
-        placeholder={t('account.keyName')}
-        testIdPrefix="apikey"
-        icon={<KeyOutlined />}
-        label={t('account.createKey')}
+      <ApiKeyForm
         submit={async (body) => {
           setCreated(await api.createApiKey(body));
           queryClient.invalidateQueries({ queryKey: API_KEYS_KEY });
@@ -42,6 +36,8 @@ export function ApiKeysCard() {
         loading={keys.isLoading}
         dataSource={keys.data ?? []}
         pagination={false}
+        scroll={{ x: 'max-content' }}
+        style={{ marginTop: 16 }}
         data-testid="apikey-table"
         locale={{ emptyText: t('account.noKeys') }}
         columns={[
@@ -51,6 +47,35 @@ export function ApiKeysCard() {
             dataIndex: 'prefix',
             key: 'prefix',
             render: (p: string) => <code>{p}…</code>,
+          },
+          {
+            title: t('account.keyScope'),
+            dataIndex: 'scope',
+            key: 'scope',
+            render: (scope: string) =>
+              scope === 'read' ? (
+                <Tag>{t('account.keyScopeRead')}</Tag>
+              ) : (
+                <Tag color="blue">{t('account.keyScopeReadWrite')}</Tag>
+              ),
+          },
+          {
+            title: t('account.keyProjects'),
+            dataIndex: 'projectIds',
+            key: 'projectIds',
+            render: (ids: number[] | null) =>
+              ids ? t('account.keyProjectCount', { count: ids.length }) : t('account.keyAllProjects'),
+          },
+          {
+            title: t('account.keyExpires'),
+            dataIndex: 'expiresAt',
+            key: 'expiresAt',
+            render: (s: string | null) => (s ? formatDateTime(s) : t('common.never')),
+          },
+          {
+            title: t('account.keyRate'),
+            dataIndex: 'ratePerMinute',
+            key: 'ratePerMinute',
           },
           {
             title: t('account.keyCreatedAt'),
