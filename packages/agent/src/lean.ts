@@ -119,7 +119,7 @@ function track(link: LeanMqttLink, on: boolean): void {
 export class LeanMqttLink {
   private socket: net.Socket | null = null;
   private readonly topics: DeviceTopics;
-  private readonly connect: Buffer;
+
   private attempts = 0;
   private retry: NodeJS.Timeout | null = null;
   private suspended = false;
@@ -129,17 +129,22 @@ export class LeanMqttLink {
   private nextId = 1;
   private lastSent = 0;
   private lastHeard = 0;
+  private lastPing = 0;
   private outbox: { kind: UpKind; payload: string }[] | null = null;
   connected = false;
   connections = 0;
 
   constructor(private readonly o: LeanLinkOptions) {
     this.topics = deviceTopics(o.sn);
-    this.connect = connectPacket({
-      clientId: o.sn,
-      username: o.sn,
-      password: o.secret,
-      keepalive: o.keepalive,
+  }
+
+  /** CONNECT of this connection: the will carries the time it was made (as MqttLink's does). */
+  private connectPacket(): Buffer {
+    return connectPacket({
+      clientId: this.o.sn,
+      username: this.o.sn,
+      password: this.o.secret,
+      keepalive: this.o.keepalive,
       will: {
         topic: this.topics.state,
         payload: Buffer.from(JSON.stringify(lastWillPayload())),
@@ -167,7 +172,7 @@ export class LeanMqttLink {
     let opened = false;
     const timeout = setTimeout(() => socket.destroy(), 15_000);
     socket.on('connect', () => {
-      this.write(this.connect);
+      this.write(this.connectPacket());
     });
     socket.on('data', (chunk: Buffer) => {
       if (socket !== this.socket) return;
@@ -284,7 +289,11 @@ export class LeanMqttLink {
     return id;
   }
 
-  /** Shared timer: a ping when nothing was sent for half the keepalive; a dead broker is dropped. */
+  /**
+   * Shared timer: a ping when nothing was sent or heard for half the keepalive (QoS 0 telemetry
+   * brings no answer, so the ping is how a silent broker is told from a dead one); a broker not
+   * heard for twice the keepalive is dropped and the link reconnects.
+   */
   tick(now: number): void {
     if (!this.connected || !this.socket) return;
     const keepMs = this.o.keepalive * 1000;
@@ -292,7 +301,11 @@ export class LeanMqttLink {
       this.socket.destroy();
       return;
     }
-    if (now - this.lastSent >= keepMs / 2) this.write(PINGREQ);
+    const quiet = now - Math.min(this.lastSent, this.lastHeard) >= keepMs / 2;
+    if (quiet && now - this.lastPing >= keepMs / 2) {
+      this.lastPing = now;
+      this.write(PINGREQ);
+    }
   }
 
   private scheduleReconnect(): void {
