@@ -12,9 +12,7 @@
  * machine's broker is shared). The broker needs a file-descriptor limit above N (the machine's
  * Mosquitto has 20,000 now: see bench/RESULTS.md).
  */
-import { publishPacket, startFleet } from '@beacon/agent';
-import net from 'node:net';
-import { deviceTopics } from '@beacon/protocol';
+import { clearRetained, startFleet } from '@beacon/agent';
 
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 10000);
@@ -73,18 +71,5 @@ console.log(
 );
 const sns = fleet.devices.map((d) => d.sn);
 await fleet.stop();
-// Clear the retained state the devices left on the broker (an empty retained message deletes it).
-await new Promise<void>((resolve) => {
-  const url = new URL(URL_);
-  const s = net.connect(Number(url.port || 1883), url.hostname, () => {
-    const id = Buffer.from(`lean-memory-${process.pid}`);
-    const len = Buffer.alloc(2);
-    len.writeUInt16BE(id.length);
-    const body = Buffer.concat([Buffer.from([0, 4]), Buffer.from('MQTT'), Buffer.from([4, 2, 0, 60]), len, id]);
-    s.write(Buffer.concat([Buffer.from([0x10, body.length]), body]));
-    for (const sn of sns) s.write(publishPacket(deviceTopics(sn).state, Buffer.alloc(0), 0, true, 0));
-    s.end(Buffer.from([0xe0, 0]), () => resolve());
-  });
-  s.on('error', () => resolve());
-});
+await clearRetained(URL_, sns);
 process.exit(0);

@@ -17,7 +17,7 @@ export {
   TYPE_CODES,
 } from './fleet.ts';
 export { INCIDENTS, type Incident, type IncidentOptions, triggerIncident } from './incidents.ts';
-export { connectPacket, LeanMqttLink, publishPacket } from './lean.ts';
+export { clearRetained, connectPacket, LeanMqttLink, publishPacket } from './lean.ts';
 export { MqttLink } from './link.ts';
 export {
   bssidOf,

@@ -406,3 +406,33 @@ export class LeanMqttLink {
     this.socket?.destroy();
   }
 }
+
+/**
+ * Clears the retained state the devices `sns` left on a broker (an empty retained message deletes
+ * it): benchmarks on a shared broker leave nothing behind. Anonymous or `username`/`password`.
+ */
+export function clearRetained(
+  url: string,
+  sns: string[],
+  auth?: { username: string; password: string },
+): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const u = new URL(url);
+    const socket = net.connect(Number(u.port || 1883), u.hostname, () => {
+      const flags = (auth ? 0xc0 : 0) | 0x02;
+      socket.write(
+        packet(
+          Packet.CONNECT << 4,
+          str('MQTT'),
+          Buffer.from([4, flags, 0, 60]),
+          str(`beacon-clear-${process.pid}-${Date.now()}`),
+          ...(auth ? [str(auth.username), str(auth.password)] : []),
+        ),
+      );
+      for (const sn of sns) socket.write(publishPacket(deviceTopics(sn).state, Buffer.alloc(0), 0, true, 0));
+      socket.end(DISCONNECT);
+    });
+    socket.on('close', () => resolve());
+    socket.on('error', () => resolve());
+  });
+}
