@@ -195,7 +195,9 @@ try {
       `select indexrelid::regclass::text as name, pg_relation_size(indexrelid) as bytes from pg_index
         where indrelid = 'online_clients'::regclass order by 1`,
     )
-  ).rows.map((r: { name: string; bytes: string }) => `${r.name} ${(Number(r.bytes) / 2 ** 20).toFixed(1)} MB`);
+  ).rows.map(
+    (r: { name: string; bytes: string }) => `${r.name} ${(Number(r.bytes) / 2 ** 20).toFixed(1)} MB`,
+  );
 
   const caller = { accountId, account: 'plans' };
   const cases = readCases(projectId);
