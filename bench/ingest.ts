@@ -526,14 +526,15 @@ async function run() {
     };
   } finally {
     await Promise.all(devices.map((d) => d.stop().catch(() => {})));
+    await pool?.end().catch(() => {});
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    // Retained states the devices left on the shared broker, once the server no longer listens.
     if (MQTT_URL)
       await clearRetained(
         MQTT_URL,
         devices.map((d) => d.sn),
       );
-    await pool?.end().catch(() => {});
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
