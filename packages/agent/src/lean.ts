@@ -432,6 +432,8 @@ export function clearRetained(
       for (const sn of sns) socket.write(publishPacket(deviceTopics(sn).state, Buffer.alloc(0), 0, true, 0));
       socket.end(DISCONNECT);
     });
+    // Read (and drop) what the broker sends: a paused socket never sees the broker close it.
+    socket.resume();
     socket.on('close', () => resolve());
     socket.on('error', () => resolve());
   });
