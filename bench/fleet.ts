@@ -248,6 +248,8 @@ async function main() {
     // The reconnect storm: every device drops at once and comes back (with backoff and jitter).
     let storm: {
       how: string;
+      allReconnectedMs: number;
+      reconnected: number;
       allOnlineAgainMs: number;
       onlineAgain: number;
       api: Record<string, Latency>;
@@ -257,11 +259,21 @@ async function main() {
     if (STORM) {
       const before = sample();
       const probe = probeApi(call, screens);
+      const connections = fleet.devices.map((d) => d.link.connections);
       const t2 = Date.now();
       if (broker) await broker.restart();
       else for (const d of fleet.devices) d.dropConnection();
-      // The devices' wills (or the server's own broker link) take them offline first.
-      await new Promise((r) => setTimeout(r, 2000));
+      // Back = every device has connected again (and subscribed: the lean link counts a connection
+      // on its SUBACK) and the server counts all N online. A killed broker publishes no will, so the
+      // server's count alone would not show the drop.
+      const reconnected = () =>
+        fleet.devices.filter((d, i) => d.connected && d.link.connections > connections[i]).length;
+      let back = reconnected();
+      while (back < N && Date.now() - t2 < 15 * 60_000) {
+        await new Promise((r) => setTimeout(r, 500));
+        back = reconnected();
+      }
+      const reconnectedMs = Date.now() - t2;
       count = await online();
       while (count < N && Date.now() - t2 < 15 * 60_000) {
         await new Promise((r) => setTimeout(r, 500));
@@ -272,6 +284,8 @@ async function main() {
         how: broker
           ? 'own Mosquitto killed (SIGKILL) and restarted'
           : 'every device socket destroyed at once',
+        allReconnectedMs: reconnectedMs,
+        reconnected: back,
         allOnlineAgainMs: Date.now() - t2,
         onlineAgain: count,
         api: await probe.stop(),
