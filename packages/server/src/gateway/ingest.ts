@@ -50,9 +50,6 @@ import { type DeviceChange, settleFinalOutcomes } from './outcomes.ts';
 
 export type { DeviceRow };
 
-/** How long a telemetry batch waits for more devices' telemetry (see `telemetries`). */
-export const TELEMETRY_LINGER_MS = 100;
-
 const SCHEMAS: Record<Exclude<UpKind, 'reply'>, z.ZodType> = {
   hello: helloSchema,
   state: stateMessageSchema,
@@ -245,18 +242,7 @@ export class Ingest {
   private readonly states = new Batcher<Item<StateMessage>, DeviceRow | null>((items) =>
     this.writeStates(items),
   );
-  /**
-   * Telemetry lingers longer (100 ms, not 15): a telemetry batch costs about ten statements
-   * whatever its size (lock, device state, clients in a savepoint, events, statistics), and a fleet
-   * reporting every 30 s sends few messages per 15 ms (1,000 devices: one every 30 ms), so batches
-   * of one paid the whole cost per message (bench/RESULTS.md, issue 16 profile). Nothing waits on a
-   * telemetry write but its lag, which gains at most 85 ms; a full batch (500) still goes at once.
-   */
-  private readonly telemetries = new Batcher<Item<Telemetry>, null>((items) => this.writeTelemetry(items), {
-    maxBatch: 500,
-    maxInFlight: 2,
-    lingerMs: TELEMETRY_LINGER_MS,
-  });
+  private readonly telemetries = new Batcher<Item<Telemetry>, null>((items) => this.writeTelemetry(items));
   private readonly events = new Batcher<DeviceEventItem, null>((items) =>
     writeDeviceEvents(this.database, items, this.onDeviceEvents),
   );
