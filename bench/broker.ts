@@ -30,7 +30,7 @@ export async function ownMosquitto(port: number, maxConnections: number) {
       '',
     ].join('\n'),
   );
-  const nofile = maxConnections + 1000;
+  const nofile = Math.min(maxConnections + 1000, openFileLimit().hard);
   let child: ChildProcess | null = null;
   const start = async () => {
     child = spawn('prlimit', [`--nofile=${nofile}:${nofile}`, 'mosquitto', '-c', conf], {
@@ -62,6 +62,29 @@ export async function ownMosquitto(port: number, maxConnections: number) {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** This process's open-file limit (a child cannot be given more than `hard` without CAP_SYS_RESOURCE). */
+export function openFileLimit(): { soft: number; hard: number } {
+  const line = fs.readFileSync('/proc/self/limits', 'utf8').match(/Max open files\s+(\S+)\s+(\S+)/);
+  const n = (v: string | undefined) =>
+    v === undefined || v === 'unlimited' ? Number.MAX_SAFE_INTEGER : Number(v);
+  return { soft: n(line?.[1]), hard: n(line?.[2]) };
+}
+
+/**
+ * Fails early when `devices` sockets (one each, in this process and in a broker started here) do not
+ * fit under the open-file limit: on the development machine the limit is 20,000 and cannot be raised
+ * from inside (no CAP_SYS_RESOURCE), so 100,000 needs `ulimit -n` raised by the machine's admin.
+ */
+export function checkOpenFiles(devices: number): void {
+  const { soft } = openFileLimit();
+  if (devices + 500 > soft) {
+    throw new Error(
+      `${devices} devices need ${devices + 500} open files in this process; the limit is ${soft} ` +
+        "(ulimit -n). Raise it (and the broker's) first: bench/RESULTS.md, docs/protocol/mosquitto.md.",
+    );
+  }
 }
 
 function listening(port: number): Promise<boolean> {

@@ -40,7 +40,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { clearRetained, startFleet } from '@beacon/agent';
 import { freePort } from '../packages/server/src/db/embedded.ts';
-import { type Latency, ownMosquitto, probeApi } from './broker.ts';
+import { checkOpenFiles, type Latency, ownMosquitto, probeApi } from './broker.ts';
 import { apiCaller, signUpWithProject, waitForHealth } from './http.ts';
 import { type DeviceType, fleetSnPlan } from './plan.ts';
 
@@ -106,6 +106,7 @@ function usage(pids: number[]): { cpuSeconds: number; rssMb: number } {
 }
 
 async function main() {
+  checkOpenFiles(N);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'beacon-bench-'));
   fs.chmodSync(dataDir, 0o755);
   const port = await freePort();

@@ -58,6 +58,7 @@ import { CLIENT_ROUTES, modelsOfType, STATS_ROUTES } from '@beacon/protocol';
 import pg from 'pg';
 import { freePort } from '../packages/server/src/db/embedded.ts';
 import { ensureDailyPartitions } from '../packages/server/src/db/partitions.ts';
+import { checkOpenFiles } from './broker.ts';
 import { apiCaller, signUpWithProject, waitForHealth } from './http.ts';
 
 const args = process.argv.slice(2);
@@ -249,6 +250,7 @@ async function backfill(pool: pg.Pool, projectId: number, sns: string[], days: n
 }
 
 async function run() {
+  checkOpenFiles(N);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'beacon-bench-ingest-'));
   fs.chmodSync(dataDir, 0o755);
   const port = await freePort();

@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import { clearRetained, startFleet } from '@beacon/agent';
 import { freePort } from '../packages/server/src/db/embedded.ts';
-import { ownMosquitto } from './broker.ts';
+import { checkOpenFiles, ownMosquitto } from './broker.ts';
 
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 10000);
@@ -25,6 +25,7 @@ const opt = (name: string, fallback: string) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const LINK = opt('link', 'lean') as 'lean' | 'mqtt';
+checkOpenFiles(N);
 const broker = args.includes('--own-mosquitto') ? await ownMosquitto(await freePort(), N + 100) : null;
 const URL_ = broker?.url ?? opt('mqtt-url', process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883');
 const brokerRssMb = () => {
