@@ -12,13 +12,35 @@
  *    the answer (every device's reply recorded), then until all N are online again.
  * Server CPU (user+system) and resident memory are sampled from /proc for the server process and,
  * separately, its PostgreSQL processes. Results are printed as JSON (paste them into RESULTS.md).
+ *
+ * At 100,000 (issue 16), one command:
+ *
+ *   npm run bench:fleet -w @beacon/bench -- 100000 --own-mosquitto --storm
+ *
+ *   --mqtt-url <url>   the server and the devices use that broker (e.g. the machine's Mosquitto,
+ *                      mqtt://127.0.0.1:1883; its open-file limit, 20,000 now, must exceed N); SNs
+ *                      and the shared-subscription group are this run's own, retained states cleared
+ *   --own-mosquitto    a Mosquitto of the benchmark's own on a free port with an open-file limit
+ *                      above N (bench/broker.ts), which --storm can restart
+ *   (neither)          the server's embedded Aedes broker, as before
+ *   --link lean|mqtt   the devices' MQTT client: lean.ts (default; ~25 MB per 1,000 devices) or mqtt.js
+ *   --bulk <n>         devices in the bulk reboot (default all, at most 10,000: the issue's target)
+ *   --storm            after the bulk reboot, every device drops at once and reconnects: the own
+ *                      Mosquitto is killed (SIGKILL) and started again; on other brokers every device
+ *                      socket is destroyed at once. Measures the time until all N are online again
+ *                      and the API latency during it
+ *   --steady-s <s>     seconds of steady telemetry, API latency measured meanwhile (default 30)
+ *   --ramp <n>         devices started per second (default 1000)
+ * The API probes (device list, Status, client list; 2 loops, a call every 250 ms each) run during
+ * the steady state and the storm.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startFleet } from '@beacon/agent';
+import { clearRetained, startFleet } from '@beacon/agent';
 import { freePort } from '../packages/server/src/db/embedded.ts';
+import { checkOpenFiles, type Latency, ownMosquitto, probeApi } from './broker.ts';
 import { apiCaller, signUpWithProject, waitForHealth } from './http.ts';
 import { type DeviceType, fleetSnPlan } from './plan.ts';
 
@@ -31,6 +53,13 @@ const opt = (name: string, fallback: string) => {
 const timeScale = Number(opt('time-scale', '0.1'));
 const types = opt('types', 'ap,switch').split(',') as DeviceType[];
 const telemetryMs = Number(opt('telemetry-ms', '30000'));
+const MQTT_URL = opt('mqtt-url', '');
+const OWN_MOSQUITTO = args.includes('--own-mosquitto');
+const LINK = opt('link', 'lean') as 'lean' | 'mqtt';
+const BULK = Math.min(N, Number(opt('bulk', String(Math.min(N, 10_000)))));
+const STORM = args.includes('--storm');
+const STEADY_S = Number(opt('steady-s', '30'));
+const RAMP = Number(opt('ramp', '1000'));
 const root = path.resolve(import.meta.dirname, '..');
 
 /** Clock ticks per second in /proc/PID/stat (USER_HZ, 100 on Linux). */
@@ -77,6 +106,7 @@ function usage(pids: number[]): { cpuSeconds: number; rssMb: number } {
 }
 
 async function main() {
+  checkOpenFiles(N);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'beacon-bench-'));
   fs.chmodSync(dataDir, 0o755);
   const port = await freePort();
@@ -86,10 +116,18 @@ async function main() {
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF]
     : [];
+  const broker = OWN_MOSQUITTO ? await ownMosquitto(await freePort(), N + 100) : null;
+  const external = broker?.url ?? MQTT_URL;
+  // On a shared broker: serial numbers and a subscription group of this run's own.
+  const tag = external ? (Date.now() % 46_656).toString(36).toUpperCase().padStart(3, '0') : '';
+  const brokerUrl = external || `mqtt://127.0.0.1:${mqttPort}`;
   const server = spawn(process.execPath, [...profile, '--import', 'tsx', 'packages/server/src/main.ts'], {
     cwd: root,
     env: {
       ...process.env,
+      DATABASE_URL: '',
+      MQTT_URL: external,
+      MQTT_SHARE_GROUP: `bench${tag}`,
       PORT: String(port),
       HOST: '127.0.0.1',
       MQTT_PORT: String(mqttPort),
@@ -104,9 +142,13 @@ async function main() {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const serverPid = server.pid!;
+  // Retained states the devices left on a shared broker: cleared once the server has stopped.
+  const sns: string[] = [];
   const stop = async () => {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
+    if (MQTT_URL && sns.length) await clearRetained(MQTT_URL, sns);
+    await broker?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
@@ -115,7 +157,7 @@ async function main() {
 
     const project = await signUpWithProject(call, `Bench${N}`);
 
-    const plan = fleetSnPlan(N, types);
+    const plan = fleetSnPlan(N, types, tag ? `B${tag}` : 'BENCH');
     const XLSX = await import('@e965/xlsx');
     const tProvision = Date.now();
     for (let i = 0; i < plan.length; i += 500) {
@@ -153,11 +195,12 @@ async function main() {
     const idle = sample();
     const t0 = Date.now();
     const fleet = await startFleet({
-      url: `mqtt://127.0.0.1:${mqttPort}`,
+      url: brokerUrl,
+      link: LINK,
       devices: plan.map((d) => ({ sn: d.sn, model: d.model })),
       timeScale,
       telemetryMs,
-      rampPerSecond: 1000,
+      rampPerSecond: RAMP,
       clientEvents: false,
       keepalive: 60,
     });
@@ -171,15 +214,22 @@ async function main() {
     const onlineMs = Date.now() - t0;
     const afterOnline = sample();
 
-    // Steady state: 30 s of telemetry.
-    await new Promise((r) => setTimeout(r, 30_000));
+    // Steady state: telemetry, with users' screens open (device list, Status, client list).
+    const screens = {
+      devices: `/projects/${project.id}/devices?pageSize=20`,
+      status: `/projects/${project.id}/stats/status?range=24h`,
+      clients: `/projects/${project.id}/clients?pageSize=20`,
+    };
+    const steadyProbe = probeApi(call, screens);
+    await new Promise((r) => setTimeout(r, STEADY_S * 1000));
+    const steadyApi = await steadyProbe.stop();
     const steady = sample();
 
     const t1 = Date.now();
     const bulk = await call<{ results: { code: number }[]; succeeded: number; failed: number }>(
       'POST',
       `/projects/${project.id}/devices/actions/reboot`,
-      { sns: plan.map((d) => d.sn) },
+      { sns: plan.slice(0, BULK).map((d) => d.sn) },
     );
     const ackMs = Date.now() - t1;
     const afterReboot = sample();
@@ -193,8 +243,64 @@ async function main() {
       count = await online();
     }
     const backOnlineMs = Date.now() - t1;
+    const onlineAfterReboot = count;
+    const afterBack = sample();
+
+    // The reconnect storm: every device drops at once and comes back (with backoff and jitter).
+    let storm: {
+      how: string;
+      allReconnectedMs: number;
+      reconnected: number;
+      allOnlineAgainMs: number;
+      onlineAgain: number;
+      api: Record<string, Latency>;
+      serverCpuSeconds: number;
+      postgresCpuSeconds: number;
+    } | null = null;
+    if (STORM) {
+      const before = sample();
+      const probe = probeApi(call, screens);
+      const connections = fleet.devices.map((d) => d.link.connections);
+      const t2 = Date.now();
+      if (broker) await broker.restart();
+      else for (const d of fleet.devices) d.dropConnection();
+      // Back = every device has connected again (and subscribed: the lean link counts a connection
+      // on its SUBACK) and the server counts all N online. A killed broker publishes no will, so the
+      // server's count alone would not show the drop.
+      const reconnected = () =>
+        fleet.devices.filter((d, i) => d.connected && d.link.connections > connections[i]).length;
+      let back = reconnected();
+      while (back < N && Date.now() - t2 < 15 * 60_000) {
+        await new Promise((r) => setTimeout(r, 500));
+        back = reconnected();
+      }
+      const reconnectedMs = Date.now() - t2;
+      count = await online();
+      while (count < N && Date.now() - t2 < 15 * 60_000) {
+        await new Promise((r) => setTimeout(r, 500));
+        count = await online();
+      }
+      const after = sample();
+      storm = {
+        how: broker
+          ? 'own Mosquitto killed (SIGKILL) and restarted'
+          : 'every device socket destroyed at once',
+        allReconnectedMs: reconnectedMs,
+        reconnected: back,
+        allOnlineAgainMs: Date.now() - t2,
+        onlineAgain: count,
+        api: await probe.stop(),
+        serverCpuSeconds: +(after.server.cpuSeconds - before.server.cpuSeconds).toFixed(1),
+        postgresCpuSeconds: +(after.postgres.cpuSeconds - before.postgres.cpuSeconds).toFixed(1),
+      };
+    }
     clearInterval(sampler);
     await fleet.stop();
+    if (external)
+      await clearRetained(
+        external,
+        plan.map((d) => d.sn),
+      );
 
     const result = {
       date: new Date().toISOString(),
@@ -208,8 +314,28 @@ async function main() {
       allOnlineMs: onlineMs,
       bulkRebootAckMs: ackMs,
       bulkRebootCodes: codes,
+      broker: broker ? 'own Mosquitto' : MQTT_URL ? `Mosquitto at ${MQTT_URL}` : 'embedded Aedes',
+      link: LINK,
+      bulkDevices: BULK,
       allOnlineAgainMs: backOnlineMs,
-      onlineAgain: count,
+      onlineAgain: onlineAfterReboot,
+      steadyApi,
+      storm,
+      cpuMsPerDevice: {
+        connectServer: +(((afterOnline.server.cpuSeconds - idle.server.cpuSeconds) * 1000) / N).toFixed(2),
+        connectPostgres: +(((afterOnline.postgres.cpuSeconds - idle.postgres.cpuSeconds) * 1000) / N).toFixed(
+          2,
+        ),
+        steadyServerPer30s: +(
+          ((steady.server.cpuSeconds - afterOnline.server.cpuSeconds) * 1000 * (30 / STEADY_S)) /
+          N
+        ).toFixed(3),
+        bulkServer: +(((afterReboot.server.cpuSeconds - steady.server.cpuSeconds) * 1000) / BULK).toFixed(2),
+      },
+      rssMbPer1000Devices: {
+        server: +(((afterBack.server.rssMb - idle.server.rssMb) * 1000) / N).toFixed(1),
+        postgres: +(((afterBack.postgres.rssMb - idle.postgres.rssMb) * 1000) / N).toFixed(1),
+      },
       serverCpuSeconds: {
         connect: +(afterOnline.server.cpuSeconds - idle.server.cpuSeconds).toFixed(1),
         steady30s: +(steady.server.cpuSeconds - afterOnline.server.cpuSeconds).toFixed(1),

@@ -3,6 +3,16 @@
  *
  *   npm run bench:ingest -w @beacon/bench -- 1000 [--runs 3] [--window 120] [--clients 20]
  *        [--telemetry-ms 30000] [--backfill-days 30] [--api-workers 2] [--api-interval-ms 250] [--ramp 500]
+ *        [--mqtt-url mqtt://127.0.0.1:1883] [--link lean|mqtt]
+ *
+ * At 100,000 (issue 16): `npm run bench:ingest -w @beacon/bench -- 100000 --mqtt-url mqtt://127.0.0.1:1883
+ * --ramp 1000 --window 120` (the machine's Mosquitto; its open-file limit must exceed N, see
+ * bench/RESULTS.md). `--mqtt-url` makes the server and the devices use that broker (the server as
+ * one more client, MQTT_URL, with a shared-subscription group of its own; devices under an SN prefix
+ * of their own, their retained states cleared at the end); without it the server's embedded Aedes.
+ * `--link lean` (default) runs the devices on packages/agent's lean MQTT link (one socket each, ~25 MB
+ * per 1,000 devices), `--link mqtt` on mqtt.js. BENCH_CPU_PROF=<dir> makes the server child write a
+ * V8 CPU profile there when it exits (where the per-message time goes).
  *
  * Each run:
  * 1. starts the server as a child process (its own embedded PostgreSQL in a temporary DATA_DIR on a
@@ -43,11 +53,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fleetSn, type SimulatedDevice, startDevice } from '@beacon/agent';
+import { clearRetained, fleetSn, type SimulatedDevice, startDevice } from '@beacon/agent';
 import { CLIENT_ROUTES, modelsOfType, STATS_ROUTES } from '@beacon/protocol';
 import pg from 'pg';
 import { freePort } from '../packages/server/src/db/embedded.ts';
 import { ensureDailyPartitions } from '../packages/server/src/db/partitions.ts';
+import { checkOpenFiles } from './broker.ts';
 import { apiCaller, signUpWithProject, waitForHealth } from './http.ts';
 
 const args = process.argv.slice(2);
@@ -64,6 +75,8 @@ const BACKFILL_DAYS = Number(opt('backfill-days', '30'));
 const API_WORKERS = Number(opt('api-workers', '2'));
 const API_INTERVAL_MS = Number(opt('api-interval-ms', '250'));
 const RAMP = Number(opt('ramp', '500'));
+const MQTT_URL = opt('mqtt-url', '');
+const LINK = opt('link', 'lean') as 'lean' | 'mqtt';
 const root = path.resolve(import.meta.dirname, '..');
 const TICK = 100;
 const DAY_MS = 86_400_000;
@@ -237,18 +250,26 @@ async function backfill(pool: pg.Pool, projectId: number, sns: string[], days: n
 }
 
 async function run() {
+  checkOpenFiles(N);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'beacon-bench-ingest-'));
   fs.chmodSync(dataDir, 0o755);
   const port = await freePort();
   const mqttPort = await freePort();
   const pgPort = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF]
+    : [];
+  // On a shared broker: serial numbers and a subscription group of this run's own.
+  const tag = MQTT_URL ? (Date.now() % 46_656).toString(36).toUpperCase().padStart(3, '0') : '';
+  const brokerUrl = MQTT_URL || `mqtt://127.0.0.1:${mqttPort}`;
+  const server = spawn(process.execPath, [...profile, '--import', 'tsx', 'packages/server/src/main.ts'], {
     cwd: root,
     env: {
       ...process.env,
       DATABASE_URL: '',
-      MQTT_URL: '',
+      MQTT_URL,
+      MQTT_SHARE_GROUP: `bench${tag}`,
       PORT: String(port),
       HOST: '127.0.0.1',
       MQTT_PORT: String(mqttPort),
@@ -277,7 +298,7 @@ async function run() {
     // APs only: they are the devices with clients. Models in turn.
     const models = modelsOfType('ap');
     const plan = Array.from({ length: N }, (_, i) => ({
-      sn: fleetSn('BENCH', 'ap', i + 1),
+      sn: fleetSn(`B${tag}`, 'ap', i + 1),
       model: models[i % models.length].model,
     }));
     const XLSX = await import('@e965/xlsx');
@@ -318,7 +339,11 @@ async function run() {
       const started = await Promise.all(
         batch.map((p) =>
           startDevice({
-            url: `mqtt://127.0.0.1:${mqttPort}`,
+            url: brokerUrl,
+            link: LINK,
+            // Loopback: ~28,000 ephemeral ports per source address (packages/agent fleet.ts).
+            localAddress:
+              N > 20_000 ? `127.0.0.${1 + Math.floor((i + batch.indexOf(p)) / 20_000)}` : undefined,
             sn: p.sn,
             model: p.model,
             telemetryMs: TELEMETRY_MS,
@@ -506,6 +531,12 @@ async function run() {
     await pool?.end().catch(() => {});
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
+    // Retained states the devices left on the shared broker, once the server no longer listens.
+    if (MQTT_URL)
+      await clearRetained(
+        MQTT_URL,
+        devices.map((d) => d.sn),
+      );
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -10,6 +10,7 @@ import {
 } from '@beacon/protocol';
 import { DeviceCore } from './core.ts';
 import { type Incident, type IncidentOptions, triggerIncident } from './incidents.ts';
+import { LeanMqttLink } from './lean.ts';
 import { MqttLink } from './link.ts';
 import { LiveData, type PortNeighbour } from './live.ts';
 import type { Position, RadioWorld } from './radio.ts';
@@ -48,6 +49,13 @@ export interface DeviceOptions {
   uplink?: { sn: string; port: number | null } | null;
   backoffMinMs?: number;
   backoffMaxMs?: number;
+  /**
+   * The MQTT client: `mqtt` (mqtt.js, default) or `lean` (lean.ts: raw packets over a socket, the
+   * same session; for fleets of 100,000 in one process).
+   */
+  link?: 'mqtt' | 'lean';
+  /** Local address of the lean link's socket (spreads a large fleet over 127.0.0.x). */
+  localAddress?: string;
   keepalive?: number;
   remoteHost?: string;
   clientEvents?: boolean;
@@ -63,11 +71,14 @@ export interface DeviceOptions {
   log?: (message: string) => void;
 }
 
+/** Either MQTT client of a device: the same session and test hooks. */
+export type DeviceLink = MqttLink | LeanMqttLink;
+
 /** A running simulated device. */
 export class SimulatedDevice {
   constructor(
     readonly core: DeviceCore,
-    readonly link: MqttLink,
+    readonly link: DeviceLink,
     private readonly ownWorld: ClientWorld | null,
   ) {}
 
@@ -201,6 +212,9 @@ export async function startDevice(options: DeviceOptions): Promise<SimulatedDevi
     ? null
     : new ClientWorld({
         site: seedOf(options.sn) & 0xfff,
+        // Its own stations: seeded by the SN, not by the 4,096 subnets (bench/ingest's fleets had
+        // APs sharing their stations, decision 0044).
+        seed: `sn:${options.sn}`,
         timeScale,
         population: options.clients?.population,
         onlineShare: options.clients?.onlineShare,
@@ -239,7 +253,7 @@ export async function startDevice(options: DeviceOptions): Promise<SimulatedDevi
   });
   const secret =
     options.secret ?? (await deriveDeviceSecret(options.factoryKey ?? DEV_FACTORY_KEY, options.sn));
-  const link = new MqttLink({
+  const linkOptions = {
     url: options.url,
     sn: options.sn,
     secret,
@@ -248,9 +262,13 @@ export async function startDevice(options: DeviceOptions): Promise<SimulatedDevi
     keepalive: options.keepalive ?? 30,
     onConnected: () => core.onConnected(),
     onDisconnected: () => core.onDisconnected(),
-    onMessage: (payload) => void core.onMessage(payload),
-    log: (m) => log(`[${options.sn}] ${m}`),
-  });
+    onMessage: (payload: Buffer) => void core.onMessage(payload),
+    log: (m: string) => log(`[${options.sn}] ${m}`),
+  };
+  const link: DeviceLink =
+    options.link === 'lean'
+      ? new LeanMqttLink({ ...linkOptions, localAddress: options.localAddress })
+      : new MqttLink(linkOptions);
   await core.start(link);
   link.start();
   const device = new SimulatedDevice(core, link, ownWorld);

@@ -226,12 +226,21 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const ramp = options.rampPerSecond ?? 500;
   const chunk = Math.max(1, Math.min(50, ramp));
   const devices: SimulatedDevice[] = [];
+  // Loopback has ~28,000 ephemeral ports per source address: a large lean fleet on one machine
+  // connects from 127.0.0.1, .2, … (20,000 devices each).
+  const loopback = ['127.0.0.1', 'localhost'].includes(new URL(options.url).hostname);
+  const localAddress = (i: number) =>
+    options.localAddress ??
+    (options.link === 'lean' && loopback && plan.length > 20_000
+      ? `127.0.0.${1 + Math.floor(i / 20_000)}`
+      : undefined);
   for (let i = 0; i < plan.length; i += chunk) {
     const batch = plan.slice(i, i + chunk);
     const started = await Promise.all(
-      batch.map((p) =>
+      batch.map((p, k) =>
         startDevice({
           ...options,
+          localAddress: localAddress(i + k),
           sn: p.sn,
           model: p.model,
           world: worlds.get(p.site),

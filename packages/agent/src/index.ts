@@ -5,7 +5,7 @@ export {
   UPGRADE_DONE_SECONDS,
   UPGRADE_DOWNLOAD_SECONDS,
 } from './core.ts';
-export { type DeviceOptions, resolveModel, SimulatedDevice, startDevice } from './device.ts';
+export { type DeviceLink, type DeviceOptions, resolveModel, SimulatedDevice, startDevice } from './device.ts';
 export {
   Fleet,
   type FleetDeviceSpec,
@@ -17,6 +17,7 @@ export {
   TYPE_CODES,
 } from './fleet.ts';
 export { INCIDENTS, type Incident, type IncidentOptions, triggerIncident } from './incidents.ts';
+export { clearRetained, connectPacket, LeanMqttLink, publishPacket } from './lean.ts';
 export { MqttLink } from './link.ts';
 export {
   bssidOf,

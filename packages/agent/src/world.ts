@@ -134,6 +134,8 @@ export interface WorldOptions {
   subnet?: string;
   /** Share of the stations online whatever the hour (0 to 1); default the diurnal curve. */
   onlineShare?: number;
+  /** Random seed of the stations; default the site (APs of one site share them). */
+  seed?: string;
 }
 
 /**
@@ -157,7 +159,7 @@ export class ClientWorld {
   constructor(options: WorldOptions) {
     this.site = options.site;
     this.subnet = options.subnet ?? `10.${16 + ((options.site >> 8) & 15)}.${options.site & 255}`;
-    this.r = rng(seedOf(`world:${options.site}`));
+    this.r = rng(seedOf(options.seed ?? `world:${options.site}`));
     this.timeScale = options.timeScale ?? 1;
     this.tickMs = options.tickMs ?? 5000;
     this.population = options.population;

@@ -179,8 +179,10 @@ function afterCursor(k: SortKey, desc: boolean, c: Cursor): SQL {
   const col = sql.raw(k.column);
   if (c.v === null) return sql`(${col} is null and c.mac > ${c.m})`;
   const v = sql`${c.v}::${sql.raw(k.type)}`;
+  // Descending: `col <= v` bounds the index scan (migration 0027's descending indexes), the rest
+  // drops the rows of the cursor's own value up to its MAC.
   const past = desc
-    ? sql`(${col} < ${v} or (${col} = ${v} and c.mac > ${c.m}))`
+    ? sql`(${col} <= ${v} and (${col} < ${v} or c.mac > ${c.m}))`
     : sql`(${col}, c.mac) > (${v}, ${c.m})`;
   return k.nullable ? sql`(${past} or ${col} is null)` : past;
 }
@@ -204,13 +206,27 @@ export async function listClients(
   const nowDate = deps.now();
   await loadProjectAccess(db, caller, projectId, { now: nowDate });
   const where: SQL[] = [];
+  // A substring of the name, IP or MAC is also a substring of the three together: the online list
+  // finds the candidates through the trigram index on that expression (migration 0027), then checks
+  // the field itself. Patterns under three characters have no trigram; PostgreSQL scans then.
+  const searched = (p: string) => {
+    if (q.status === 'online') where.push(sql`(c.name || ' ' || c.ip || ' ' || c.mac) ilike ${p}`);
+  };
   if (q.q) {
     const p = like(q.q);
+    searched(p);
     where.push(sql`(c.name ilike ${p} or c.ip ilike ${p} or c.mac ilike ${p})`);
   }
-  if (q.ip) where.push(sql`c.ip ilike ${like(q.ip)}`);
-  if (q.mac) where.push(sql`c.mac ilike ${like(q.mac)}`);
-  if (q.name) where.push(sql`c.name ilike ${like(q.name)}`);
+  for (const [field, column] of [
+    [q.ip, 'c.ip'],
+    [q.mac, 'c.mac'],
+    [q.name, 'c.name'],
+  ] as const) {
+    if (!field) continue;
+    const p = like(field);
+    searched(p);
+    where.push(sql`${sql.raw(column)} ilike ${p}`);
+  }
   if (q.model) where.push(sql`d.model ilike ${like(q.model)}`);
   if (q.vlan !== undefined) where.push(sql`c.vlan = ${q.vlan}`);
   if (q.ssid) where.push(sql`c.ssid = ${q.ssid}`);
