@@ -211,6 +211,9 @@ export const ERROR_CATALOGUE = {
   5365: e('The file is not a configuration backup of a known model', 400),
   5366: e('The backup file is damaged: its content does not match its checksum', 400),
   5367: e('The backup was made by another server: its secrets cannot be opened here', 400),
+  // Network topology (src/topology/ of the server, docs/decisions/0050); 5380-5389.
+  5380: e('Choose a topology device type: -1 (no change) or 1 to 12', 400),
+  5381: e('The node is not in the project\'s topology', 404),
   // RF optimisation and the Wi-Fi country (src/rf/ of the server, docs/decisions/0048); 5340-5359.
   5340: e('The channel is not allowed in this country or region', 400),
   5341: e('The transmit power exceeds the limit of this country or region', 400),
@@ -379,6 +382,8 @@ export const Codes = {
   BACKUP_NOT_A_BACKUP: 5365,
   BACKUP_DAMAGED: 5366,
   BACKUP_FOREIGN_SECRETS: 5367,
+  TOPOLOGY_TYPE_CODE: 5380,
+  TOPOLOGY_NODE_UNKNOWN: 5381,
 } as const satisfies Record<string, ErrorCode>;
 
 /** Client-side failures that have no server code (SPEC.md §7). */

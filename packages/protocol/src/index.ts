@@ -36,6 +36,8 @@ export * from './api/stats.ts';
 export * from './api/stats-routes.ts';
 export * from './api/switch.ts';
 export * from './api/switch-routes.ts';
+export * from './api/topology.ts';
+export * from './api/topology-routes.ts';
 export * from './api/wifi.ts';
 export * from './api/wifi-routes.ts';
 export * from './device/index.ts';
