@@ -19,4 +19,5 @@ export * from './schema/overview.ts';
 export * from './schema/projects.ts';
 export * from './schema/rf.ts';
 export * from './schema/stats.ts';
+export * from './schema/topology.ts';
 export * from './schema/wifi.ts';
