@@ -48,6 +48,7 @@ import { projectRoutes } from './projects/routes.ts';
 import { rfRoutes } from './rf/routes.ts';
 import { sharingRoutes } from './sharing/routes.ts';
 import { statsRoutes } from './stats/routes.ts';
+import { topologyRoutes } from './topology/routes.ts';
 import { wifiRoutes } from './wifi/routes.ts';
 
 // SPEC.md §9: firmware (40 MB) is the largest upload; each route checks its own limit.
@@ -169,6 +170,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         await overviewRoutes(signed as App, deps);
         await backupRoutes(signed as App, deps);
         await rfRoutes(signed as App, deps);
+        await topologyRoutes(signed as App, deps);
       });
     },
     { prefix: API_PREFIX },

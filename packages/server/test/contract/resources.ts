@@ -24,6 +24,8 @@ import {
   rfRuns,
   rfSettings,
   shareOffers,
+  topologyNodeTypes,
+  deviceLinks,
   wifiRevisions,
 } from '../../src/db/schema.ts';
 import { selectDevices } from '../../src/devices/row.ts';
@@ -2026,6 +2028,79 @@ const rfResource: ContractResource = {
   ],
 };
 
+/** Network topology (src/topology/, decision 0050): a switch reporting an AP and a host it sees. */
+const topologyResource: ContractResource = {
+  name: 'topology',
+  async setup(world) {
+    const seen = new Date();
+    const [sw, ap] = [contractSn('T'), contractSn('T')];
+    const macs = { [sw]: '02:70:00:00:00:01', [ap]: '02:70:00:00:00:02' };
+    for (const [sn, model, type] of [
+      [sw, 'BS-S1008P', 'switch'],
+      [ap, 'BA-W1200C', 'ap'],
+    ] as const) {
+      await insertDevice(world.server.database, {
+        sn,
+        projectId: world.projectId,
+        model,
+        type,
+        mac: macs[sn],
+        status: 1,
+        firstSeenAt: seen,
+        lastSeenAt: seen,
+      });
+    }
+    const link = (port: number, mac: string, sn?: string) => ({
+      port,
+      mac,
+      ...(sn ? { sn } : {}),
+      remotePort: '1',
+      role: sn ? 'ap' : 'station',
+      medium: 'wired' as const,
+      speed: 1000,
+      rssi: null,
+      vlan: 1,
+    });
+    await world.server.database.db.insert(deviceLinks).values({
+      sn: sw,
+      links: [link(2, macs[ap], ap), link(3, '02:70:00:00:00:99')],
+      hash: 'contract',
+      reportedAt: seen,
+    });
+    return { sw, ap };
+  },
+  async state(ctx) {
+    return ctx.server.database.db
+      .select()
+      .from(topologyNodeTypes)
+      .where(eq(topologyNodeTypes.projectId, ctx.projectId))
+      .orderBy(asc(topologyNodeTypes.node));
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/topology',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/topology`,
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/topology/types',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/topology/types`,
+      body: (c) => ({ node: c.fixture.ap, code: 6 }),
+      variants: (c) => [
+        { path: `/projects/${c.projectId}/topology/types`, body: { node: '02:70:00:00:00:99', code: 10 } },
+      ],
+      invalid: [
+        { label: 'code 0', body: { node: 'AAAAAAAAAAAAAAAA', code: 0 }, code: 5380 },
+        { label: 'code 13', body: { node: 'AAAAAAAAAAAAAAAA', code: 13 }, code: 5380 },
+        { label: 'a node no device reports', body: { node: '02:70:00:00:00:77', code: 2 }, code: 5381 },
+      ],
+    },
+  ],
+};
+
 export const CONTRACT_RESOURCES: ContractResource[] = [
   projectResource,
   sharingResource,
@@ -2044,4 +2119,5 @@ export const CONTRACT_RESOURCES: ContractResource[] = [
   rfResource,
   overviewResource,
   backupResource,
+  topologyResource,
 ];
