@@ -213,7 +213,7 @@ export const ERROR_CATALOGUE = {
   5367: e('The backup was made by another server: its secrets cannot be opened here', 400),
   // Network topology (src/topology/ of the server, docs/decisions/0050); 5380-5389.
   5380: e('Choose a topology device type: -1 (no change) or 1 to 12', 400),
-  5381: e('The node is not in the project\'s topology', 404),
+  5381: e("The node is not in the project's topology", 404),
   // RF optimisation and the Wi-Fi country (src/rf/ of the server, docs/decisions/0048); 5340-5359.
   5340: e('The channel is not allowed in this country or region', 400),
   5341: e('The transmit power exceeds the limit of this country or region', 400),

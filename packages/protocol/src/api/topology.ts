@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { LinkMedium, macSchema, NeighbourRole, snSchema } from '../device/messages.ts';
 import { DeviceType, TopoDeviceType, TopologyNodeType } from '../enums/device.ts';
 import { SearchField } from '../enums/network.ts';
-import { LinkMedium, macSchema, NeighbourRole, snSchema } from '../device/messages.ts';
-import { Codes, fail, type Failure } from '../errors.ts';
+import { Codes, type Failure, fail } from '../errors.ts';
 import { checked } from '../validators/zod.ts';
 
 /**

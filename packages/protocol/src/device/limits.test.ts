@@ -144,7 +144,12 @@ describe('device message limits', () => {
       (n) => telemetry({ uplink: { sn: 's'.repeat(n), port: 1 } }),
       L.ID_CHARS,
     ],
-    ['telemetry links', telemetrySchema, (n) => telemetry({ links: array(n, () => link()) }), L.LINK_NEIGHBOURS],
+    [
+      'telemetry links',
+      telemetrySchema,
+      (n) => telemetry({ links: array(n, () => link()) }),
+      L.LINK_NEIGHBOURS,
+    ],
     [
       'telemetry link name',
       telemetrySchema,
@@ -157,7 +162,12 @@ describe('device message limits', () => {
       (n) => telemetry({ links: [link({ remotePort: 'p'.repeat(n) })] }),
       L.PORT_ID_CHARS,
     ],
-    ['telemetry link sn', telemetrySchema, (n) => telemetry({ links: [link({ sn: 's'.repeat(n) })] }), L.ID_CHARS],
+    [
+      'telemetry link sn',
+      telemetrySchema,
+      (n) => telemetry({ links: [link({ sn: 's'.repeat(n) })] }),
+      L.ID_CHARS,
+    ],
     ['telemetry link port', telemetrySchema, (n) => telemetry({ links: [link({ port: n })] }), L.PORTS],
     ['event id', deviceEventSchema, (n) => ({ ...event, id: 'i'.repeat(n) }), L.ID_CHARS],
     ['event message', deviceEventSchema, (n) => ({ ...event, message: 'm'.repeat(n) }), L.TEXT_CHARS],
