@@ -67,6 +67,7 @@ const ClientDataPage = named(() => import('./features/clients/ClientDataPage.tsx
 const WirelessPage = named(() => import('./features/wireless/WirelessPage.tsx'), 'WirelessPage');
 const BackupPage = named(() => import('./features/backup/BackupPage.tsx'), 'BackupPage');
 const RfPage = named(() => import('./features/rf/RfPage.tsx'), 'RfPage');
+const TopologyPage = named(() => import('./features/topology/TopologyPage.tsx'), 'TopologyPage');
 
 const REAL_PAGES: Record<string, () => ReactNode> = {
   '/overview/list': () => <ProjectListPage />,
@@ -89,6 +90,7 @@ const REAL_PAGES: Record<string, () => ReactNode> = {
   '/manage/wirelessconf': () => <WirelessPage />,
   '/manage/backup': () => <BackupPage />,
   '/manage/rfconf': () => <RfPage />,
+  '/manage/visualization/topo': () => <TopologyPage />,
 };
 
 /**

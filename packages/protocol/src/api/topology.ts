@@ -101,7 +101,7 @@ export type TopologyTypeView = z.infer<typeof TopologyTypeView>;
 export function topologyNodeMatches(node: TopologyNodeView, field: SearchField, text: string): boolean {
   const q = text.trim().toLowerCase();
   if (!q) return false;
-  const has = (v: string | null) => v !== null && v.toLowerCase().includes(q);
+  const has = (v: string | null) => v?.toLowerCase().includes(q) ?? false;
   switch (field) {
     case SearchField.IP:
       return has(node.ip);
