@@ -95,7 +95,7 @@ describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
         ['/manage/status', 'status'],
         ['/manage/devsrunstat', 'device data'],
         ['/manage/backup', 'configuration backup'],
-        ['/manage/visualization/topo', 'interim Beta screen'],
+        ['/manage/visualization/topo', 'network topology'],
       ] as const) {
         await visit(page, path);
         await expectAccessible(page, `${screen} @${vp.width}`);

@@ -160,7 +160,7 @@ function TopologyView({
           data-testid="topology-tip"
           message={t('topology.tipTitle')}
           description={t('topology.tip')}
-          closeIcon={<span aria-label={t('topology.tipOk')}>{t('topology.tipOk')}</span>}
+          closeIcon={<span>{t('topology.tipOk')}</span>}
           onClose={() => {
             storage.setTopoTips([...storage.getTopoTips().filter((x) => x !== TIP), TIP]);
             setTipShown(false);

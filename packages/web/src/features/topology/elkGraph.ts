@@ -41,11 +41,3 @@ export function toElkGraph(
       .map((e) => ({ id: e.id, sources: [e.source], targets: [e.target] })),
   };
 }
-
-export interface LayoutAnswer {
-  id: number;
-  positions?: Record<string, { x: number; y: number }>;
-  /** Milliseconds the layout took in the worker. */
-  ms?: number;
-  error?: string;
-}

@@ -1,27 +1,20 @@
 import type { LayoutDirection } from '@beacon/protocol';
+import ELK from 'elkjs/lib/elk-api.js';
+import elkWorkerUrl from 'elkjs/lib/elk-worker.min.js?url';
 import { useEffect, useState } from 'react';
-import { type LayoutAnswer, toElkGraph } from './elkGraph.ts';
+import { toElkGraph } from './elkGraph.ts';
 
 /**
- * Node positions from elkjs, computed in a Web Worker (layout.worker.ts) so a large graph never
- * blocks the page. The layout runs again only when the graph's shape (nodes, edges, direction)
- * changes, not when a status or a speed does. `ms` is the worker's time for the last layout.
+ * Node positions from elkjs, computed by elkjs's own worker build in a Web Worker, so a large graph
+ * never blocks the page. The layout runs again only when the graph's shape (nodes, edges,
+ * direction) changes, not when a status or a speed does. `ms` is the time the last layout took.
  */
 
-let worker: Worker | null = null;
-let nextId = 1;
-const waiting = new Map<number, (answer: LayoutAnswer) => void>();
-
-function layoutWorker(): Worker {
-  if (!worker) {
-    worker = new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' });
-    worker.onmessage = (message: MessageEvent<LayoutAnswer>) => {
-      waiting.get(message.data.id)?.(message.data);
-      waiting.delete(message.data.id);
-    };
-  }
-  return worker;
-}
+let elk: InstanceType<typeof ELK> | null = null;
+const layoutEngine = () => {
+  elk ??= new ELK({ workerFactory: () => new Worker(elkWorkerUrl) });
+  return elk;
+};
 
 export interface Layout {
   positions: Record<string, { x: number; y: number }>;
@@ -38,20 +31,21 @@ export function useLayout(
   const [layout, setLayout] = useState<Layout | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: `shape` stands for nodes, edges and direction
   useEffect(() => {
-    if (nodes.length === 0) {
-      setLayout({ positions: {}, ms: 0, shape });
-      return;
-    }
+    if (nodes.length === 0) return;
     let live = true;
-    const id = nextId++;
-    waiting.set(id, (answer) => {
-      if (live && answer.positions) setLayout({ positions: answer.positions, ms: answer.ms ?? 0, shape });
-    });
-    layoutWorker().postMessage({ id, graph: toElkGraph(nodes, edges, direction) });
+    const started = performance.now();
+    layoutEngine()
+      .layout(toElkGraph(nodes, edges, direction))
+      .then((out) => {
+        if (!live) return;
+        const positions: Record<string, { x: number; y: number }> = {};
+        for (const c of out.children ?? []) positions[c.id] = { x: c.x ?? 0, y: c.y ?? 0 };
+        setLayout({ positions, ms: performance.now() - started, shape });
+      })
+      .catch((err: unknown) => console.error('topology layout failed', err));
     return () => {
       live = false;
-      waiting.delete(id);
     };
   }, [shape]);
-  return layout;
+  return layout?.shape === shape ? layout : (layout ?? null);
 }
