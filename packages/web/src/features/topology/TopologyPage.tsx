@@ -333,7 +333,7 @@ function flowEdge(e: TopologyEdgeView, t: (key: string, options?: Record<string,
     labelStyle: { fontSize: 11, fill: '#262626' },
     labelBgStyle: { fill: '#fff' },
     labelBgPadding: [4, 2],
-    type: e.redundant ? 'default' : 'smoothstep',
+    type: 'default',
     animated: e.medium !== 'wired' && e.up,
     markerEnd: { type: MarkerType.ArrowClosed, color: colour },
     style: {
