@@ -100,8 +100,8 @@ describe.runIf(hasChromium())('network topology in Chromium', () => {
     await page.getByTestId('topology-search').locator('input').press('Enter');
     await poll(() => page.getByTestId('topology-found').textContent()).toBe('1 node found');
 
-    // A click on a device opens its drawer.
-    await page.getByTestId(`topo-node-${WLAN[1].sn}`).click();
+    // A click on the device found (the view moved to it) opens its drawer.
+    await page.getByTestId(`topo-node-${WLAN[2].sn}`).click();
     await page.getByTestId('device-facts').waitFor();
     await page.keyboard.press('Escape');
     await page.getByTestId('device-facts').waitFor({ state: 'detached' });

@@ -1,4 +1,4 @@
-import { buildFirmwareImage, isDemoProjectId } from '@beacon/protocol';
+import { buildFirmwareImage, isDemoProjectId, type LinkNeighbour } from '@beacon/protocol';
 import * as XLSX from '@e965/xlsx';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { buildBackupFile } from '../../src/backups/file.ts';
@@ -12,6 +12,7 @@ import {
   configBackups,
   configRevisions,
   dataScreens,
+  deviceLinks,
   devices,
   firmwareImages,
   networkRevisions,
@@ -25,7 +26,6 @@ import {
   rfSettings,
   shareOffers,
   topologyNodeTypes,
-  deviceLinks,
   wifiRevisions,
 } from '../../src/db/schema.ts';
 import { selectDevices } from '../../src/devices/row.ts';
@@ -2050,7 +2050,7 @@ const topologyResource: ContractResource = {
         lastSeenAt: seen,
       });
     }
-    const link = (port: number, mac: string, sn?: string) => ({
+    const link = (port: number, mac: string, sn?: string): LinkNeighbour => ({
       port,
       mac,
       ...(sn ? { sn } : {}),
