@@ -101,11 +101,11 @@ describe.runIf(hasChromium())('accessibility (axe-core, WCAG 2 A/AA)', () => {
         ['/manage/devsrunstat', 'device data'],
         ['/manage/backup', 'configuration backup'],
         ['/manage/visualization/td', 'Wi-Fi map'],
-        ['/manage/visualization/topo', 'interim Beta screen'],
         ['/solutions', 'solutions'],
         ['/solutions/new', 'solution generator'],
         ['/reports/devices', 'activated devices'],
         ['/models', 'model list'],
+        ['/manage/visualization/topo', 'network topology'],
       ] as const) {
         await visit(page, path);
         await expectAccessible(page, `${screen} @${vp.width}`);

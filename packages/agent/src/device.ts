@@ -44,6 +44,8 @@ export interface DeviceOptions {
   ip?: string;
   meshRole?: CableFreeMode | null;
   meshParent?: string | null;
+  /** Wireless hops of a mesh secondary to the primary (default 1). */
+  meshHops?: number;
   /** What hangs off each port (fleet wiring); default random hosts. */
   neighbours?: Map<number, PortNeighbour>;
   uplink?: { sn: string; port: number | null } | null;
@@ -230,10 +232,17 @@ export async function startDevice(options: DeviceOptions): Promise<SimulatedDevi
     info,
     options.firmware ?? info.firmware[0],
   );
-  const live = new LiveData(info, r, options.neighbours ?? new Map(), {
-    role: options.meshRole ?? (info.type === 'mesh' ? CableFreeMode.PRIMARY : null),
-    parent: options.meshParent ?? null,
-  });
+  const live = new LiveData(
+    info,
+    r,
+    options.neighbours ?? new Map(),
+    {
+      role: options.meshRole ?? (info.type === 'mesh' ? CableFreeMode.PRIMARY : null),
+      parent: options.meshParent ?? null,
+      hops: options.meshHops,
+    },
+    options.sn,
+  );
   live.uplink = options.uplink ?? null;
   const core = new DeviceCore({
     sn: options.sn,

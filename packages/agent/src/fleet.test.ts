@@ -35,6 +35,10 @@ describe('fleet plan', () => {
     expect(mesh.map((m) => m.meshRole)).toEqual(['primary', 'secondary']);
     expect(mesh[1].meshParent).toBe(mesh[0].sn);
     expect(new Set(plan.map((p) => p.sn)).size).toBe(12);
+    // The first switch also carries an IP phone and an unmanaged switch with hosts behind it.
+    const kinds = [...switches[0].neighbours.values()].map((n) => n.kind);
+    expect(kinds).toContain('phone');
+    expect([...switches[0].neighbours.values()].some((n) => n.hosts === 3)).toBe(true);
     expect(new Set(plan.map((p) => p.ip)).size).toBe(12);
   });
 });
@@ -96,5 +100,24 @@ describe('docs/protocol/asyncapi.yaml', () => {
     const doc = parse(text);
     expect(doc).toEqual(buildAsyncApi());
     for (const name of DEVICE_MESSAGE_NAMES) expect(Object.keys(doc.components.messages)).toContain(name);
+  });
+
+  it('plans a mesh tree (two children per node) and cameras on an NVR’s free PoE ports', () => {
+    const plan = planFleet({ url: 'mqtt://x', count: 6, types: ['mesh'], siteSize: 6 });
+    expect(
+      plan.map((p) => [p.meshParent && plan.findIndex((q) => q.sn === p.meshParent), p.meshHops]),
+    ).toEqual([
+      [null, 0],
+      [0, 1],
+      [0, 1],
+      [1, 2],
+      [1, 2],
+      [2, 2],
+    ]);
+    const nvr = planFleet({ url: 'mqtt://x', count: 2, types: ['switch', 'nvr'], siteSize: 2 }).find(
+      (p) => p.type === 'nvr',
+    )!;
+    const cams = [...nvr.neighbours.values()].filter((n) => n.kind === 'camera');
+    expect(cams.length).toBe(modelInfo(nvr.model)!.ports.filter((p) => p.poe).length);
   });
 });

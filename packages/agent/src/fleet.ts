@@ -32,6 +32,7 @@ export interface PlannedDevice {
   ip: string;
   meshRole: CableFreeMode | null;
   meshParent: string | null;
+  meshHops: number;
   uplink: { sn: string; port: number | null } | null;
   neighbours: Map<number, PortNeighbour>;
 }
@@ -47,7 +48,16 @@ export interface FleetDeviceSpec {
 export interface FleetOptions
   extends Omit<
     DeviceOptions,
-    'sn' | 'model' | 'type' | 'world' | 'ip' | 'meshRole' | 'meshParent' | 'neighbours' | 'uplink'
+    | 'sn'
+    | 'model'
+    | 'type'
+    | 'world'
+    | 'ip'
+    | 'meshRole'
+    | 'meshParent'
+    | 'meshHops'
+    | 'neighbours'
+    | 'uplink'
   > {
   /** Generated devices: how many, of which types (round-robin), with which SN prefix. */
   count?: number;
@@ -124,6 +134,7 @@ export function planFleet(options: FleetOptions): PlannedDevice[] {
         ip: `${subnet}.${host++ % 99 || 99}`,
         meshRole: null,
         meshParent: null,
+        meshHops: 0,
         uplink: null,
         neighbours: new Map(),
       });
@@ -141,11 +152,11 @@ export function planFleet(options: FleetOptions): PlannedDevice[] {
       used.set(parent, (used.get(parent) ?? new Set()).add(port));
       const p = planned.get(parent)!;
       const c = planned.get(child)!;
-      p.neighbours.set(port, { sn: child, kind: neighbourKind(c.type) });
       const childInfo = info.get(child)!;
       const childPort = (childInfo.ports.find((x) => x.wan) ?? childInfo.ports[0])?.id;
+      p.neighbours.set(port, { sn: child, kind: neighbourKind(c.type), remotePort: childPort });
       if (childPort !== undefined) {
-        c.neighbours.set(childPort, { sn: parent, kind: neighbourKind(p.type) });
+        c.neighbours.set(childPort, { sn: parent, kind: neighbourKind(p.type), remotePort: port });
         used.set(child, (used.get(child) ?? new Set()).add(childPort));
       }
       c.uplink = { sn: parent, port };
@@ -170,12 +181,37 @@ export function planFleet(options: FleetOptions): PlannedDevice[] {
       }
       if (!wired && gateway) connect(gateway, sn, false);
     }
+    // What else hangs off the wired ports (LLDP neighbours of the topology): cameras on an NVR's
+    // free PoE ports; on the first switch an IP phone and an unmanaged switch with three hosts.
+    for (const sn of ofType(DeviceType.NVR)) {
+      for (let port = freePort(sn, true); port !== null; port = freePort(sn, true)) {
+        used.set(sn, (used.get(sn) ?? new Set()).add(port));
+        planned.get(sn)!.neighbours.set(port, { kind: 'camera' });
+      }
+    }
+    if (switches[0]) {
+      const sw = switches[0];
+      const phone = freePort(sw, true);
+      if (phone !== null) {
+        used.set(sw, (used.get(sw) ?? new Set()).add(phone));
+        planned.get(sw)!.neighbours.set(phone, { kind: 'phone' });
+      }
+      const hub = freePort(sw, false);
+      if (hub !== null) {
+        used.set(sw, (used.get(sw) ?? new Set()).add(hub));
+        planned.get(sw)!.neighbours.set(hub, { kind: 'host', hosts: 3 });
+      }
+    }
+    // Mesh: the first node is the primary; the others form a tree below it, two per parent.
     const meshes = ofType(DeviceType.MESH);
     for (const [i, sn] of meshes.entries()) {
       const p = planned.get(sn)!;
       p.meshRole = i === 0 ? CableFreeMode.PRIMARY : CableFreeMode.SECONDARY;
-      p.meshParent = i === 0 ? null : meshes[0];
-      if (i > 0) p.uplink = { sn: meshes[0], port: null };
+      if (i === 0) continue;
+      const parent = meshes[Math.floor((i - 1) / 2)];
+      p.meshParent = parent;
+      p.meshHops = planned.get(parent)!.meshHops + 1;
+      p.uplink = { sn: parent, port: null };
     }
   }
   return specs.map((s) => planned.get(s.sn)!);
@@ -247,6 +283,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
           ip: p.ip,
           meshRole: p.meshRole,
           meshParent: p.meshParent,
+          meshHops: p.meshHops,
           neighbours: p.neighbours,
           uplink: p.uplink,
           clientEvents: options.clientEvents ?? plan.length <= 1000,

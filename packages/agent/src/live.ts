@@ -5,14 +5,16 @@ import {
   type FrequencyBand,
   hasCapability,
   is24,
+  type LinkNeighbour,
   type ModelInfo,
   type NeighbourAp,
+  type NeighbourRole,
   type SwitchPort,
   type Telemetry,
   type TelemetryClient,
   type TelemetryPort,
 } from '@beacon/protocol';
-import { between, clamp, intBetween, pick, type Rng, round1 } from './util.ts';
+import { between, clamp, intBetween, macFromSn, pick, type Rng, round1 } from './util.ts';
 import type { Station } from './world.ts';
 
 /** What hangs off a port: another Beacon device of the fleet, or an anonymous host. */
@@ -21,6 +23,34 @@ export interface PortNeighbour {
   kind: 'ap' | 'switch' | 'router' | 'camera' | 'phone' | 'host' | 'device';
   /** Speed the two ends agree on, Mbit/s. */
   speed?: number;
+  /** The port on the other end (a Beacon device's port id). */
+  remotePort?: number;
+  /** An unmanaged switch with this many hosts behind it (each reported as an LLDP neighbour). */
+  hosts?: number;
+}
+
+const ROLE_OF: Readonly<Record<PortNeighbour['kind'], NeighbourRole>> = {
+  ap: 'ap',
+  switch: 'switch',
+  router: 'router',
+  camera: 'camera',
+  phone: 'phone',
+  host: 'station',
+  device: 'other',
+};
+/** Vendor prefixes of what hangs off a port, so the neighbours look like their kind. */
+const OUI_OF: Readonly<Record<PortNeighbour['kind'], string>> = {
+  ap: '02:BE:AC',
+  switch: '02:BE:AC',
+  router: '02:BE:AC',
+  camera: '3C:EF:8C',
+  phone: '00:04:F2',
+  host: 'A4:C3:F0',
+  device: '00:E0:4C',
+};
+/** A stable MAC for the i-th host on a port of device `self` (not from the device's random stream). */
+function hostMac(self: string, port: number, i: number, kind: PortNeighbour['kind']): string {
+  return `${OUI_OF[kind]}${macFromSn(`${self}/${port}/${i}`).slice(8)}`;
 }
 
 export interface LiveContext {
@@ -72,6 +102,8 @@ export class LiveData {
   readonly ports = new Map<number, PortState>();
   meshRole: CableFreeMode | null;
   meshParent: string | null;
+  /** Wireless hops to the primary of a mesh secondary. */
+  meshHops: number;
   uplink: { sn: string; port: number | null } | null = null;
   private wan = { rxBytes: 0, txBytes: 0, rxRate: 0, txRate: 0, ip: null as string | null };
   /** Bytes each radio moved since boot (the clients' rates on its band over time). */
@@ -88,10 +120,13 @@ export class LiveData {
     private readonly info: ModelInfo,
     private readonly r: Rng,
     neighbours: Map<number, PortNeighbour>,
-    mesh: { role: CableFreeMode | null; parent: string | null },
+    mesh: { role: CableFreeMode | null; parent: string | null; hops?: number },
+    /** The device's own SN (the MACs of the hosts it sees derive from it). */
+    private readonly self = '',
   ) {
     this.meshRole = mesh.role;
     this.meshParent = mesh.parent;
+    this.meshHops = mesh.hops ?? 1;
     const hasWan = hasCapability(info, Capability.WAN);
     if (hasWan)
       this.wan.ip = `100.${64 + intBetween(r, 0, 63)}.${intBetween(r, 0, 255)}.${intBetween(r, 2, 254)}`;
@@ -213,6 +248,7 @@ export class LiveData {
     // what the powered device needs leaves it unpowered (docs/decisions/0039).
     let poeUsed = 0;
     const ports: TelemetryPort[] = [];
+    const links: LinkNeighbour[] = [];
     const settings = new Map((ctx.switchPorts ?? []).map((s) => [s.id, s]));
     for (const spec of info.ports) {
       const p = this.ports.get(spec.id)!;
@@ -256,12 +292,14 @@ export class LiveData {
       if (wasUp && !link) events.push({ event: 'port-down', port: spec.id });
       if (!wasUp && link && uptime > 0 && p.wasDown) events.push({ event: 'port-up', port: spec.id });
       p.wasDown = !link;
+      const speed = link ? Math.min(set?.speed || spec.maxSpeed, p.neighbour?.speed ?? spec.maxSpeed) : 0;
+      if (link && p.neighbour) links.push(...this.lldp(spec.id, p.neighbour, speed, set?.pvid ?? 1));
       ports.push({
         id: spec.id,
         type: spec.type,
         enabled,
         link,
-        speed: link ? Math.min(set?.speed || spec.maxSpeed, p.neighbour?.speed ?? spec.maxSpeed) : 0,
+        speed,
         duplex: link ? (set?.duplex === 'half' ? 'half' : 'full') : null,
         poe: spec.poe ? { enabled: poeOn, power: round1(draw) } : null,
         rxBytes: p.rxBytes,
@@ -319,13 +357,33 @@ export class LiveData {
       this.wan.txBytes += Math.round((this.wan.txRate * 1000 * dt) / 8);
       telemetry.wan = { online: true, ...this.wan };
     }
+    if (gateway) {
+      const wanPort = info.ports.find((p) => p.wan);
+      telemetry.internet = { up: true, port: wanPort?.id ?? null, speed: wanPort?.maxSpeed ?? 1000 };
+    }
     if (this.meshRole) {
+      const secondary = this.meshRole === CableFreeMode.SECONDARY;
+      const rssi = secondary ? intBetween(r, -72, -48) : null;
       telemetry.mesh = {
         role: this.meshRole,
-        parent: this.meshRole === CableFreeMode.SECONDARY ? this.meshParent : null,
-        backhaulRssi: this.meshRole === CableFreeMode.SECONDARY ? intBetween(r, -72, -48) : null,
-        hops: this.meshRole === CableFreeMode.SECONDARY ? 1 : 0,
+        parent: secondary ? this.meshParent : null,
+        backhaulRssi: rssi,
+        hops: secondary ? this.meshHops : 0,
       };
+      if (secondary && this.meshParent && rssi !== null) {
+        // The backhaul to its parent, as a neighbour over the air (PHY rate falls with the signal).
+        links.push({
+          port: null,
+          mac: macFromSn(this.meshParent),
+          sn: this.meshParent,
+          remotePort: null,
+          role: 'ap',
+          medium: 'mesh',
+          speed: rssi > -55 ? 866 : rssi > -65 ? 585 : 292,
+          rssi,
+          vlan: null,
+        });
+      }
     }
     if (info.bands.length) {
       telemetry.radios = info.bands.map((band) => {
@@ -358,6 +416,41 @@ export class LiveData {
       });
     }
     if (this.uplink) telemetry.uplink = this.uplink;
+    telemetry.links = links;
     return telemetry;
+  }
+
+  /** What LLDP shows on a linked port: the neighbour (or the hosts behind an unmanaged switch). */
+  private lldp(port: number, n: PortNeighbour, speed: number, vlan: number): LinkNeighbour[] {
+    const base = { port, medium: 'wired' as const, speed, rssi: null, vlan };
+    if (n.hosts) {
+      return Array.from({ length: n.hosts }, (_, i) => ({
+        ...base,
+        mac: hostMac(this.self, port, i, 'host'),
+        name: `host-${port}-${i + 1}`,
+        remotePort: 'eth0',
+        role: 'station' as const,
+      }));
+    }
+    if (n.sn) {
+      return [
+        {
+          ...base,
+          mac: macFromSn(n.sn),
+          sn: n.sn,
+          remotePort: n.remotePort === undefined ? null : String(n.remotePort),
+          role: ROLE_OF[n.kind],
+        },
+      ];
+    }
+    return [
+      {
+        ...base,
+        mac: hostMac(this.self, port, 0, n.kind),
+        name: `${n.kind}-${port}`,
+        remotePort: 'eth0',
+        role: ROLE_OF[n.kind],
+      },
+    ];
   }
 }

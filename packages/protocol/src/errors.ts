@@ -245,6 +245,9 @@ export const ERROR_CATALOGUE = {
   5431: e('The sign-in step has expired: sign in again', 401),
   5432: e('SMS cannot be sent: no SMS sender is configured on this server', 503),
   5433: e('The social sign-in failed at the provider; try again later', 502),
+  // Network topology (src/topology/ of the server, docs/decisions/0050); 5380-5389.
+  5380: e('Choose a topology device type: -1 (no change) or 1 to 12', 400),
+  5381: e("The node is not in the project's topology", 404),
   // RF optimisation and the Wi-Fi country (src/rf/ of the server, docs/decisions/0048); 5340-5359.
   5340: e('The channel is not allowed in this country or region', 400),
   5341: e('The transmit power exceeds the limit of this country or region', 400),
@@ -458,6 +461,8 @@ export const Codes = {
   AP_ON_OTHER_PLAN: 5391,
   NOT_A_WIFI_DEVICE: 5392,
   OUTSIDE_PLAN: 5393,
+  TOPOLOGY_TYPE_CODE: 5380,
+  TOPOLOGY_NODE_UNKNOWN: 5381,
 } as const satisfies Record<string, ErrorCode>;
 
 /** Client-side failures that have no server code (SPEC.md §7). */

@@ -46,6 +46,8 @@ export * from './api/switch.ts';
 export * from './api/switch-routes.ts';
 export * from './api/team.ts';
 export * from './api/team-routes.ts';
+export * from './api/topology.ts';
+export * from './api/topology-routes.ts';
 export * from './api/wifi.ts';
 export * from './api/wifi-map.ts';
 export * from './api/wifi-map-routes.ts';

@@ -56,6 +56,7 @@ import { sharingRoutes } from './sharing/routes.ts';
 import { solutionRoutes } from './solutions/routes.ts';
 import { statsRoutes } from './stats/routes.ts';
 import { teamRoutes } from './team/routes.ts';
+import { topologyRoutes } from './topology/routes.ts';
 import { wifiRoutes } from './wifi/routes.ts';
 import { wifiMapRoutes } from './wifi-map/routes.ts';
 
@@ -187,6 +188,7 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
         await solutionRoutes(signed as App, deps);
         await reportRoutes(signed as App, deps);
         await modelRoutes(signed as App, deps);
+        await topologyRoutes(signed as App, deps);
       });
     },
     { prefix: API_PREFIX },

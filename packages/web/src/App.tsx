@@ -82,6 +82,7 @@ const WirelessPage = named(() => import('./features/wireless/WirelessPage.tsx'),
 const BackupPage = named(() => import('./features/backup/BackupPage.tsx'), 'BackupPage');
 const WifiMapPage = named(() => import('./features/wifi-map/WifiMapPage.tsx'), 'WifiMapPage');
 const RfPage = named(() => import('./features/rf/RfPage.tsx'), 'RfPage');
+const TopologyPage = named(() => import('./features/topology/TopologyPage.tsx'), 'TopologyPage');
 
 const REAL_PAGES: Record<string, () => ReactNode> = {
   '/overview/list': () => <ProjectListPage />,
@@ -105,6 +106,7 @@ const REAL_PAGES: Record<string, () => ReactNode> = {
   '/manage/backup': () => <BackupPage />,
   '/manage/visualization/td': () => <WifiMapPage />,
   '/manage/rfconf': () => <RfPage />,
+  '/manage/visualization/topo': () => <TopologyPage />,
 };
 
 /**

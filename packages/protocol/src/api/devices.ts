@@ -341,6 +341,13 @@ export const LiveEvent = z.discriminatedUnion('type', [
   }),
   /** New device statistics were stored for the project (throttled per project; stats/ingest). */
   z.object({ type: z.literal('stats.updated'), projectId: z.number().int(), at: z.string() }),
+  /** Links the project's devices report changed (a neighbour came, went or changed speed; topology). Empty `sns`: many. */
+  z.object({
+    type: z.literal('topology.changed'),
+    projectId: z.number().int(),
+    sns: z.array(z.string()),
+    at: z.string(),
+  }),
   z.object({
     type: z.literal('clients.changed'),
     projectId: z.number().int(),

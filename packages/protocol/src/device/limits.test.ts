@@ -50,6 +50,19 @@ const port = (id: number) => ({
   neighbour: 'N'.repeat(L.ID_CHARS),
 });
 const neighbour = { bssid: mac, sn: 'N'.repeat(L.ID_CHARS), channel: 165, width: 80, rssi: -40 };
+const link = (over: Record<string, unknown> = {}) => ({
+  port: L.PORTS,
+  mac,
+  sn: 'N'.repeat(L.ID_CHARS),
+  name: 'n'.repeat(L.NAME_CHARS),
+  remotePort: 'p'.repeat(L.PORT_ID_CHARS),
+  role: 'switch',
+  medium: 'wireless',
+  speed: 400_000,
+  rssi: -120,
+  vlan: 4094,
+  ...over,
+});
 const radio = { band: '5G', channel: 165, power: 29, utilisation: 100, noise: -95, clients: 128 };
 const scanning = { ...radio, width: 80, neighbours: Array.from({ length: L.NEIGHBOURS }, () => neighbour) };
 const telemetry = (over: Record<string, unknown> = {}) => ({
@@ -131,6 +144,31 @@ describe('device message limits', () => {
       (n) => telemetry({ uplink: { sn: 's'.repeat(n), port: 1 } }),
       L.ID_CHARS,
     ],
+    [
+      'telemetry links',
+      telemetrySchema,
+      (n) => telemetry({ links: array(n, () => link()) }),
+      L.LINK_NEIGHBOURS,
+    ],
+    [
+      'telemetry link name',
+      telemetrySchema,
+      (n) => telemetry({ links: [link({ name: 'n'.repeat(n) })] }),
+      L.NAME_CHARS,
+    ],
+    [
+      'telemetry link remote port',
+      telemetrySchema,
+      (n) => telemetry({ links: [link({ remotePort: 'p'.repeat(n) })] }),
+      L.PORT_ID_CHARS,
+    ],
+    [
+      'telemetry link sn',
+      telemetrySchema,
+      (n) => telemetry({ links: [link({ sn: 's'.repeat(n) })] }),
+      L.ID_CHARS,
+    ],
+    ['telemetry link port', telemetrySchema, (n) => telemetry({ links: [link({ port: n })] }), L.PORTS],
     ['event id', deviceEventSchema, (n) => ({ ...event, id: 'i'.repeat(n) }), L.ID_CHARS],
     ['event message', deviceEventSchema, (n) => ({ ...event, message: 'm'.repeat(n) }), L.TEXT_CHARS],
     // {"d":"…"} is 8 bytes around the text.
@@ -157,6 +195,8 @@ describe('device message limits', () => {
       radios: array(L.RADIOS, () => scanning),
       mesh: { role: 'secondary', parent: 'p'.repeat(L.ID_CHARS), backhaulRssi: -60, hops: 1 },
       uplink: { sn: 's'.repeat(L.ID_CHARS), port: 1 },
+      links: array(L.LINK_NEIGHBOURS, () => link()),
+      internet: { up: true, port: 1, speed: 10_000 },
       wan: { online: true, ip: '255.255.255.255', rxRate: 1, txRate: 1, rxBytes: 1, txBytes: 1 },
       poe: { budget: 370, used: 100, remaining: 270 },
     });

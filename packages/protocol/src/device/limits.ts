@@ -20,6 +20,13 @@ export const DEVICE_LIMITS = {
   SSIDS: 32,
   /** Neighbour APs one radio reports from its scan (the strongest). */
   NEIGHBOURS: 64,
+  /**
+   * Link neighbours one telemetry lists (LLDP table and wireless uplinks, docs/decisions/0050): one
+   * or two per port of the largest switch, plus room for hosts behind an unmanaged segment.
+   */
+  LINK_NEIGHBOURS: 128,
+  /** A neighbour's port id as LLDP gives it (e.g. "GE1/0/12"). */
+  PORT_ID_CHARS: 32,
   /** Short identifiers: command and event ids, boot ids. */
   ID_CHARS: 64,
   /** Names: model, firmware, hardware, client names, SSIDs. */

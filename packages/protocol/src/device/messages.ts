@@ -221,6 +221,44 @@ export const telemetryRadioSchema = z.object({
   neighbours: z.array(neighbourApSchema).max(L.NEIGHBOURS).optional(),
 });
 
+/** What a link neighbour says it is (LLDP system capabilities, LLDP-MED device class). */
+export const NeighbourRole = {
+  ROUTER: 'router',
+  SWITCH: 'switch',
+  AP: 'ap',
+  CAMERA: 'camera',
+  PHONE: 'phone',
+  STATION: 'station',
+  OTHER: 'other',
+} as const;
+export type NeighbourRole = (typeof NeighbourRole)[keyof typeof NeighbourRole];
+
+/** How a link is carried: a cable, a Wi-Fi client uplink (CPE, wireless AP) or a mesh backhaul. */
+export const LinkMedium = { WIRED: 'wired', WIRELESS: 'wireless', MESH: 'mesh' } as const;
+export type LinkMedium = (typeof LinkMedium)[keyof typeof LinkMedium];
+
+/**
+ * One neighbour the device sees (topology, docs/decisions/0050): on a port from LLDP (chassis MAC,
+ * its port id, the speed both ends agreed) or over the air (a wireless or mesh uplink, with the
+ * signal). Several on one port mean an unmanaged segment (hub, unmanaged switch) between them.
+ */
+export const linkNeighbourSchema = z.object({
+  /** The device's own port; null for a link over the air. */
+  port: z.int().min(1).max(L.PORTS).nullable(),
+  mac: macSchema.describe('Chassis MAC of the neighbour'),
+  /** The SN when the neighbour is a Beacon device (its LLDP system description carries it). */
+  sn: otherSn.optional(),
+  name: z.string().max(L.NAME_CHARS).optional().describe('LLDP system name'),
+  /** The neighbour's own port id, as LLDP names it. */
+  remotePort: z.string().max(L.PORT_ID_CHARS).nullable(),
+  role: z.enum(Object.values(NeighbourRole) as [NeighbourRole, ...NeighbourRole[]]),
+  medium: z.enum(Object.values(LinkMedium) as [LinkMedium, ...LinkMedium[]]),
+  speed: z.int().min(0).max(400_000).describe('Mbit/s the link runs at (the PHY rate over the air)'),
+  rssi: z.int().min(-120).max(0).nullable().describe('dBm over the air, null on a cable'),
+  vlan: z.int().min(1).max(4094).nullable().describe('Port VLAN id (LLDP 802.1 PVID)'),
+});
+export type LinkNeighbour = z.infer<typeof linkNeighbourSchema>;
+
 /** `dev/{sn}/up/telemetry`: periodic live data. Sections that do not apply to the type are left out. */
 export const telemetrySchema = z.object({
   ts,
@@ -261,6 +299,16 @@ export const telemetrySchema = z.object({
     .optional(),
   /** The device this one hangs off (topology), when known. */
   uplink: z.object({ sn: otherSn, port: int32.nullable() }).optional(),
+  /** Link neighbours (topology, optional: older firmware reports only `uplink` and ports' `neighbour`). */
+  links: z.array(linkNeighbourSchema).max(L.LINK_NEIGHBOURS).optional(),
+  /** A gateway's internet link: up or down, on which WAN port, at what speed. */
+  internet: z
+    .object({
+      up: z.boolean(),
+      port: z.int().min(1).max(L.PORTS).nullable(),
+      speed: z.int().min(0).max(400_000).describe('Mbit/s'),
+    })
+    .optional(),
   led: z.boolean(),
   locating: z.boolean(),
 });

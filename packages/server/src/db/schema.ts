@@ -21,5 +21,6 @@ export * from './schema/projects.ts';
 export * from './schema/rf.ts';
 export * from './schema/solutions.ts';
 export * from './schema/stats.ts';
+export * from './schema/topology.ts';
 export * from './schema/wifi.ts';
 export * from './schema/wifi-map.ts';

@@ -36,6 +36,7 @@ import {
   writeDeviceEvents,
 } from '../logs/device-events.ts';
 import { lockPrevious, StatsWriter, sampleBatch } from '../stats/ingest.ts';
+import { storeLinks } from '../topology/ingest.ts';
 import { isAwayStatus, scheduleAwayChecks } from './away-watchdog.ts';
 import { Batcher, updateRows } from './batch.ts';
 import { isTransientDbError } from './db-retry.ts';
@@ -830,6 +831,13 @@ export class Ingest {
         this.log.error({ err }, 'mqtt: online clients of a telemetry batch not written');
       }
       await publishEvents(tx, clientEvents);
+      // Link neighbours (topology/ingest.ts, decision 0050), in a savepoint of their own likewise.
+      try {
+        await publishEvents(tx, await tx.transaction((sp) => storeLinks(sp, items)));
+      } catch (err) {
+        if (isTransientDbError(err)) throw err;
+        this.log.error({ err }, 'mqtt: link neighbours of a telemetry batch not written');
+      }
       return sampleBatch(items, previous);
     });
     // Statistics after the state commit, in their own statements: a failure there is logged and

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { buildFirmwareImage, isDemoProjectId } from '@beacon/protocol';
+import { buildFirmwareImage, isDemoProjectId, type LinkNeighbour } from '@beacon/protocol';
 import * as XLSX from '@e965/xlsx';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { buildBackupFile } from '../../src/backups/file.ts';
@@ -13,6 +13,7 @@ import {
   configBackups,
   configRevisions,
   dataScreens,
+  deviceLinks,
   devices,
   firmwareImages,
   floorPlans,
@@ -26,6 +27,7 @@ import {
   rfRuns,
   rfSettings,
   shareOffers,
+  topologyNodeTypes,
   wifiRevisions,
 } from '../../src/db/schema.ts';
 import { selectDevices } from '../../src/devices/row.ts';
@@ -2035,6 +2037,79 @@ const rfResource: ContractResource = {
   ],
 };
 
+/** Network topology (src/topology/, decision 0050): a switch reporting an AP and a host it sees. */
+const topologyResource: ContractResource = {
+  name: 'topology',
+  async setup(world) {
+    const seen = new Date();
+    const [sw, ap] = [contractSn('T'), contractSn('T')];
+    const macs = { [sw]: '02:70:00:00:00:01', [ap]: '02:70:00:00:00:02' };
+    for (const [sn, model, type] of [
+      [sw, 'BS-S1008P', 'switch'],
+      [ap, 'BA-W1200C', 'ap'],
+    ] as const) {
+      await insertDevice(world.server.database, {
+        sn,
+        projectId: world.projectId,
+        model,
+        type,
+        mac: macs[sn],
+        status: 1,
+        firstSeenAt: seen,
+        lastSeenAt: seen,
+      });
+    }
+    const link = (port: number, mac: string, sn?: string): LinkNeighbour => ({
+      port,
+      mac,
+      ...(sn ? { sn } : {}),
+      remotePort: '1',
+      role: sn ? 'ap' : 'station',
+      medium: 'wired' as const,
+      speed: 1000,
+      rssi: null,
+      vlan: 1,
+    });
+    await world.server.database.db.insert(deviceLinks).values({
+      sn: sw,
+      links: [link(2, macs[ap], ap), link(3, '02:70:00:00:00:99')],
+      hash: 'contract',
+      reportedAt: seen,
+    });
+    return { sw, ap };
+  },
+  async state(ctx) {
+    return ctx.server.database.db
+      .select()
+      .from(topologyNodeTypes)
+      .where(eq(topologyNodeTypes.projectId, ctx.projectId))
+      .orderBy(asc(topologyNodeTypes.node));
+  },
+  routes: [
+    {
+      method: 'GET',
+      pattern: '/api/v1/projects/:id/topology',
+      access: 'read',
+      path: (c) => `/projects/${c.projectId}/topology`,
+    },
+    {
+      method: 'PUT',
+      pattern: '/api/v1/projects/:id/topology/types',
+      access: 'write',
+      path: (c) => `/projects/${c.projectId}/topology/types`,
+      body: (c) => ({ node: c.fixture.ap, code: 6 }),
+      variants: (c) => [
+        { path: `/projects/${c.projectId}/topology/types`, body: { node: '02:70:00:00:00:99', code: 10 } },
+      ],
+      invalid: [
+        { label: 'code 0', body: { node: 'AAAAAAAAAAAAAAAA', code: 0 }, code: 5380 },
+        { label: 'code 13', body: { node: 'AAAAAAAAAAAAAAAA', code: 13 }, code: 5380 },
+        { label: 'a node no device reports', body: { node: '02:70:00:00:00:77', code: 2 }, code: 5381 },
+      ],
+    },
+  ],
+};
+
 /** The Wi-Fi map (src/wifi-map/, decisions 0052-0053): an AP of the project and one floor plan. */
 const wifiMapResource: ContractResource = {
   name: 'wifi-map',
@@ -2171,4 +2246,5 @@ export const CONTRACT_RESOURCES: ContractResource[] = [
   overviewResource,
   backupResource,
   wifiMapResource,
+  topologyResource,
 ];

@@ -54,6 +54,11 @@ export function useLiveDeviceEvents(projectId: number | undefined): boolean {
         queryClient.invalidateQueries({ queryKey: ['stats', projectId] });
         return;
       }
+      if (event.type === 'topology.changed') {
+        // Links changed (features/topology): the graph refetches.
+        queryClient.invalidateQueries({ queryKey: ['devices', projectId, 'topology'] });
+        return;
+      }
       if (event.type === 'clients.changed') {
         // Online clients joined, left or were forced off (features/clients).
         clientsChanged = true;
