@@ -218,6 +218,12 @@ export const ERROR_CATALOGUE = {
   5343: e('Choose at least one day and a time for scheduled optimisation', 400),
   5344: e('Select at least one AP', 400),
   5345: e('The radios are adapting to the new country or region, try again after it completes', 409),
+  // Devices in the field: firmware checks a device reports (docs/decisions/0061); 5460-5479.
+  5460: e('The device could not download the firmware image', 502),
+  5461: e('The firmware image size does not match', 502),
+  5462: e('The firmware image checksum does not match', 502),
+  5463: e('The firmware image signature is not valid', 502),
+  5464: e('The firmware image is for another model or version', 502),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -378,6 +384,11 @@ export const Codes = {
   BACKUP_WLAN_ONLY: 5364,
   BACKUP_NOT_A_BACKUP: 5365,
   BACKUP_DAMAGED: 5366,
+  FIRMWARE_DOWNLOAD: 5460,
+  FIRMWARE_SIZE: 5461,
+  FIRMWARE_CHECKSUM: 5462,
+  FIRMWARE_SIGNATURE: 5463,
+  FIRMWARE_HEADER: 5464,
   BACKUP_FOREIGN_SECRETS: 5367,
 } as const satisfies Record<string, ErrorCode>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isFirmwareVersion } from '../device/models.ts';
 import { CpeMode, RemoteManageState } from '../enums/device.ts';
 import { LIMITS } from '../enums/limits.ts';
 import { validateDevicePassword, validateRebootDays } from '../validators/device.ts';
@@ -235,7 +236,7 @@ export function parseFirmwareHeader(bytes: Uint8Array): { model: string; version
   if (ascii(0, 8) !== FIRMWARE_MAGIC) return null;
   const model = ascii(8, 40);
   const version = ascii(40, 56);
-  if (!model || !version || !/^\d+(\.\d+)*$/.test(version)) return null;
+  if (!model || !version || !isFirmwareVersion(version)) return null;
   return { model, version };
 }
 
