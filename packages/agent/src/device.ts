@@ -49,7 +49,8 @@ export interface DeviceOptions {
   backoffMinMs?: number;
   backoffMaxMs?: number;
   keepalive?: number;
-  remoteHost?: string;
+  /** The Ed25519 public key (base64) firmware must be signed with; default the development key. */
+  firmwareKey?: string;
   clientEvents?: boolean;
   /** Has this incident again and again (incidents.ts), every `everyMs` while connected: tests, demos. */
   incident?: { kind: Incident; everyMs: number };
@@ -231,7 +232,7 @@ export async function startDevice(options: DeviceOptions): Promise<SimulatedDevi
     ip: options.ip ?? `${world.subnet}.${2 + (seedOf(`ip:${options.sn}`) % 90)}`,
     timeScale,
     telemetryMs: options.telemetryMs ?? 30_000,
-    remoteHost: options.remoteHost ?? '127.0.0.1',
+    firmwareKey: options.firmwareKey,
     clientEvents: options.clientEvents ?? true,
     clock: options.clock,
     radio: options.radio,
@@ -249,6 +250,7 @@ export async function startDevice(options: DeviceOptions): Promise<SimulatedDevi
     onConnected: () => core.onConnected(),
     onDisconnected: () => core.onDisconnected(),
     onMessage: (payload) => void core.onMessage(payload),
+    onTunnel: (payload) => core.onTunnel(payload),
     log: (m) => log(`[${options.sn}] ${m}`),
   });
   await core.start(link);

@@ -1,4 +1,4 @@
-import { Codes } from '../errors.ts';
+import { Codes, type ErrorCode } from '../errors.ts';
 
 /**
  * Firmware a device can trust (docs/decisions/0061). The server signs, with Ed25519, a statement
@@ -30,7 +30,9 @@ export const DEV_FIRMWARE_SEED = '2ad15c0d50dc5b0bf929e93288e96120b1c25e68d5efea
 export const DEV_FIRMWARE_PUBLIC_KEY = 'KwWgvkoM0mYMj6AKpy9cfEbgQhtYJdwpWnTbrDtzVbA=';
 
 /** Codes a device answers for an image that fails its checks (reported in the upgrade-failed event). */
-export const FIRMWARE_CHECK_CODES = {
+export const FIRMWARE_CHECK_CODES: Readonly<
+  Record<'DOWNLOAD' | 'SIZE' | 'CHECKSUM' | 'SIGNATURE' | 'HEADER', ErrorCode>
+> = {
   /** The image could not be downloaded. */
   DOWNLOAD: Codes.FIRMWARE_DOWNLOAD,
   /** The downloaded image's size differs from the command's `size`. */
@@ -41,9 +43,11 @@ export const FIRMWARE_CHECK_CODES = {
   SIGNATURE: Codes.FIRMWARE_SIGNATURE,
   /** The image's header names another model or version than the command. */
   HEADER: Codes.FIRMWARE_HEADER,
-} as const;
+};
 
-const PKCS8_ED25519_PREFIX = [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20];
+const PKCS8_ED25519_PREFIX = [
+  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+];
 
 const hexBytes = (hex: string) => Uint8Array.from(hex.match(/../g) ?? [], (h) => Number.parseInt(h, 16));
 const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
@@ -81,7 +85,9 @@ export async function verifyFirmware(
   signature: string,
 ): Promise<boolean> {
   try {
-    const key = await crypto.subtle.importKey('raw', unb64(publicKey), { name: 'Ed25519' }, false, ['verify']);
+    const key = await crypto.subtle.importKey('raw', unb64(publicKey), { name: 'Ed25519' }, false, [
+      'verify',
+    ]);
     const sig = unb64(signature);
     if (sig.length !== 64) return false;
     return await crypto.subtle.verify(

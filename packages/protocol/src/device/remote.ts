@@ -23,16 +23,28 @@ export const tunnelPathSchema = z
   .string()
   .max(DEVICE_LIMITS.URL_CHARS)
   .regex(/^\/[\x21-\x7e]*$/, 'An absolute path of printable ASCII')
-  .refine((p) => !p.includes('#') && !p.split('?')[0].split('/').some((s) => s === '.' || s === '..'), {
-    message: 'No fragment and no dot segments',
-  });
+  .refine(
+    (p) =>
+      !p.includes('#') &&
+      !p
+        .split('?')[0]
+        .split('/')
+        .some((s) => s === '.' || s === '..'),
+    {
+      message: 'No fragment and no dot segments',
+    },
+  );
 
 /**
  * `dev/{sn}/down/http`: one request of the administrator's browser. `token` is the one the device
  * gave when the session opened: the device answers 401 to any other or after `expiresAt`.
  */
 export const tunnelRequestSchema = z.object({
-  rid: z.string().min(1).max(DEVICE_LIMITS.ID_CHARS).describe('Request id: every piece of the answer repeats it'),
+  rid: z
+    .string()
+    .min(1)
+    .max(DEVICE_LIMITS.ID_CHARS)
+    .describe('Request id: every piece of the answer repeats it'),
   token: z.string().regex(/^[\x21-\x7e]{1,512}$/),
   method: z.enum(['GET', 'HEAD']),
   /** Path and query under the device's page, e.g. `/status.json?tab=wifi`. */
