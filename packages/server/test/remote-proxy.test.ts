@@ -77,16 +77,24 @@ let projectId: number;
 let victim: Awaited<ReturnType<typeof recorder>>;
 const running: SimulatedDevice[] = [];
 
-/** Outgoing TCP connections made while `body` runs, to anything but the database. */
+/**
+ * TCP connections opened while `body` runs, other than the test's own requests to the console and
+ * the console's to its database: what the proxy would open to reach a device or a named address.
+ */
 async function connectionsDuring(body: () => Promise<void>): Promise<string[]> {
   const seen: string[] = [];
   const original = net.Socket.prototype.connect;
-  const dbPort = String(new URL(server.config.databaseUrl ?? 'postgres://h:5432/x').port || 5432);
+  const expected = new Set([
+    new URL(server.url).port,
+    String(new URL(server.config.databaseUrl ?? 'postgres://h:5432/x').port || 5432),
+  ]);
   net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
-    const first = args[0] as { port?: number | string; host?: string; path?: string } | number;
-    const where =
-      typeof first === 'object' ? `${first.host ?? ''}:${first.port ?? first.path ?? ''}` : String(first);
-    if (!where.endsWith(`:${dbPort}`)) seen.push(where);
+    // Node passes its normalised [options, callback] as the first argument.
+    const first = (Array.isArray(args[0]) ? args[0][0] : args[0]) as
+      | { port?: number | string; host?: string; path?: string }
+      | number;
+    const port = String(typeof first === 'object' ? (first.port ?? first.path ?? '') : first);
+    if (!expected.has(port)) seen.push(`${typeof first === 'object' ? first.host : ''}:${port}`);
     return (original as (...a: unknown[]) => net.Socket).apply(this, args);
   } as typeof original;
   try {
