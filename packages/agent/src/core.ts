@@ -740,15 +740,16 @@ export class DeviceCore {
 
     const failure = await this.download(cmd.params);
     if (failure) {
-      this.status = DeviceStatus.UPLOAD_FAILED;
-      this.progress = undefined;
-      this.publishState();
-      // The code says which check failed (5460-5464); the server records it as the upgrade's outcome.
+      // The code says which check failed (5460-5464); the server records it as the upgrade's
+      // outcome. The event goes before the upload-failed state, so the specific code comes first.
       this.emitEvent('upgrade-failed', 'warning', `Upgrade to ${to} failed: ${failure.message}`, {
         from,
         to,
         code: failure.code,
       });
+      this.status = DeviceStatus.UPLOAD_FAILED;
+      this.progress = undefined;
+      this.publishState();
       this.after(5, () => {
         this.status = DeviceStatus.ONLINE;
         this.operation = null;
