@@ -152,7 +152,8 @@ export class MqttLink implements Link {
     this.connected = false;
     if (client) {
       client.removeAllListeners('close');
-      await client.endAsync(force);
+      // Not connected (the broker is gone): nothing to flush, and a clean end would wait for it.
+      await client.endAsync(force || !was);
     }
     if (was) this.o.onDisconnected();
   }
