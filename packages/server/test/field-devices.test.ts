@@ -188,3 +188,33 @@ describe('strict action bodies', () => {
     expect(bad.body.code).toBe(16);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('gives every action body its strict schema, and describes the project enums', async () => {
+    const doc = (await (await fetch(`${server.url}/api/v1/openapi.json`)).json()) as {
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>
+      >;
+    };
+    const body = doc.paths['/api/v1/projects/{id}/devices/{sn}/actions/{action}'].post.requestBody!.content[
+      'application/json'
+    ].schema as {
+      oneOf: { title: string; additionalProperties?: boolean; properties?: Record<string, unknown> }[];
+    };
+    expect(body.oneOf.map((s) => s.title)).toEqual(
+      expect.arrayContaining(['reboot', 'upgrade', 'rate-limit', 'remote-management']),
+    );
+    expect(body.oneOf).toHaveLength(13);
+    for (const s of body.oneOf) expect(s.additionalProperties, s.title).toBe(false);
+    expect(Object.keys(body.oneOf.find((s) => s.title === 'rate-limit')!.properties!)).toContain('clientMac');
+    const bulk = doc.paths['/api/v1/projects/{id}/devices/actions/{action}'].post.requestBody!.content[
+      'application/json'
+    ].schema as { properties: { params: { oneOf: unknown[] } }; additionalProperties?: boolean };
+    expect(bulk.properties.params.oneOf).toHaveLength(13);
+    const create = JSON.stringify(doc.paths['/api/v1/projects'].post.requestBody);
+    expect(create).toContain('0 WLAN');
+    expect(create).toContain('supermarket_mall');
+    expect(create).toContain('1 to 16 characters');
+  });
+});

@@ -275,3 +275,23 @@ export function buildFirmwareImage(model: string, version: string, payloadBytes 
   for (let i = FIRMWARE_HEADER_BYTES; i < out.length; i++) out[i] = (i * 31 + 7) & 0xff;
   return out;
 }
+
+/**
+ * The OpenAPI description of the action bodies (POST …/devices/{sn}/actions/{action} and the bulk
+ * form's `params`): one schema per action, each strict. The route validates the body against the
+ * action named in the path (ACTION_PARAMS); this is what the document shows.
+ */
+export function actionBodiesOpenApi(): Record<string, unknown> {
+  return {
+    description:
+      'The parameters of the action named in the path: one of these, by action (title). A field the action does not know is refused with 16.',
+    oneOf: MAINTENANCE_ACTIONS.map((action) => {
+      const { $schema: _s, ...schema } = z.toJSONSchema(ACTION_PARAMS[action], {
+        target: 'openapi-3.0',
+        io: 'input',
+        unrepresentable: 'any',
+      }) as Record<string, unknown>;
+      return { title: action, ...schema };
+    }),
+  };
+}
