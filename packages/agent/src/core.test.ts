@@ -205,16 +205,17 @@ describe('device state machine', () => {
   });
 
   it('serves the remote management page through the tunnel only, with its token', async () => {
-    device = await testDevice();
-    await run(device, makeCommand('remote-management-open', {}, 'w1'));
-    const data = device.link.reply('w1')!.data as { token: string; path: string; url?: string };
+    const d = await testDevice();
+    device = d;
+    await run(d, makeCommand('remote-management-open', {}, 'w1'));
+    const data = d.link.reply('w1')!.data as { token: string; path: string; url?: string };
     // No address: the device listens nowhere, the page comes over its own link.
     expect(data.url).toBeUndefined();
     expect(data.path).toBe('/');
-    expect(device.link.of('state').at(-1)).toMatchObject({ remote: { state: 'open' } });
+    expect(d.link.of('state').at(-1)).toMatchObject({ remote: { state: 'open' } });
     const ask = (token: string, rid: string) => {
-      device.core.onTunnel(Buffer.from(JSON.stringify({ rid, token, method: 'GET', path: '/', ts: 1 })));
-      const pieces = device.link.tunnel.filter((p) => p.rid === rid);
+      d.core.onTunnel(Buffer.from(JSON.stringify({ rid, token, method: 'GET', path: '/', ts: 1 })));
+      const pieces = d.link.tunnel.filter((p) => p.rid === rid);
       return {
         status: pieces[0]?.status,
         body: Buffer.concat(pieces.map((p) => Buffer.from(p.body, 'base64'))).toString(),
