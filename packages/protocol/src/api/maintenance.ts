@@ -3,7 +3,9 @@ import { macSchema } from '../device/messages.ts';
 import { isFirmwareVersion } from '../device/models.ts';
 import { CpeMode, RemoteManageState } from '../enums/device.ts';
 import { LIMITS } from '../enums/limits.ts';
+import { Codes } from '../errors.ts';
 import { validateDevicePassword, validateRebootDays } from '../validators/device.ts';
+import { type Check, invalid } from '../validators/result.ts';
 import { checked } from '../validators/zod.ts';
 import { CommandView, SerialNumber } from './devices.ts';
 import { Id } from './ids.ts';
@@ -66,6 +68,13 @@ export const RebootScheduleParams = z
         params: { code: failure.code },
       });
   });
+
+/** The client a rate limit applies to (the form's rule; the body's schema is macSchema). */
+export function validateClientMac(value: string): Check {
+  return macSchema.safeParse(value).success
+    ? null
+    : invalid(Codes.FORM_DATA, 'Enter a MAC address as AA:BB:CC:DD:EE:FF');
+}
 
 /**
  * Every action body is strict: a field the API does not know is refused (16), never dropped
