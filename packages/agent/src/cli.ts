@@ -19,6 +19,7 @@ Runs simulated Beacon devices against an MQTT broker.
   --time-scale <x>         scales reboot/reset/upgrade durations (default 1; 0.01 = 100x faster)
   --state-dir <dir>        where devices keep their configuration (default packages/agent/.state)
   --factory-key <key>      derives per-device secrets (default $BEACON_FACTORY_KEY or the development key)
+  --firmware-key <base64>  Ed25519 public key images must be signed with (default the development key)
   --telemetry <seconds>    telemetry interval (default 30)
   --ramp <n>               devices started per second (default 500)
   --incident <kind>        every device has this incident again and again: ${INCIDENTS.join(', ')}
@@ -38,6 +39,7 @@ const { values } = parseArgs({
     'time-scale': { type: 'string' },
     'state-dir': { type: 'string' },
     'factory-key': { type: 'string' },
+    'firmware-key': { type: 'string' },
     telemetry: { type: 'string' },
     ramp: { type: 'string' },
     incident: { type: 'string' },
@@ -89,6 +91,7 @@ const fleet = await startFleet({
   timeScale: num('time-scale', values['time-scale'], 1) || 1,
   stateDir: values['state-dir'] ?? fileURLToPath(new URL('../.state', import.meta.url)),
   factoryKey: values['factory-key'] ?? process.env.BEACON_FACTORY_KEY,
+  firmwareKey: values['firmware-key'],
   telemetryMs: num('telemetry', values.telemetry, 30) * 1000 || 30_000,
   rampPerSecond: num('ramp', values.ramp, 500) || 500,
   incident: incident

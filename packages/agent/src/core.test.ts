@@ -204,17 +204,34 @@ describe('device state machine', () => {
     expect(device.link.of('hello').at(-1)).toMatchObject({ cpeMode: 'client' });
   });
 
-  it('opens and closes the remote management page with a token', async () => {
-    device = await testDevice();
-    await run(device, makeCommand('remote-management-open', {}, 'w1'));
-    const data = device.link.reply('w1')!.data as { url: string; token: string };
-    expect(device.link.of('state').at(-1)).toMatchObject({ remote: { state: 'open', url: data.url } });
-    expect((await fetch(data.url)).status).toBe(401);
-    const page = await fetch(data.url, { headers: { authorization: `Bearer ${data.token}` } });
+  it('serves the remote management page through the tunnel only, with its token', async () => {
+    const d = await testDevice();
+    device = d;
+    await run(d, makeCommand('remote-management-open', {}, 'w1'));
+    const data = d.link.reply('w1')!.data as { token: string; path: string; url?: string };
+    // No address: the device listens nowhere, the page comes over its own link.
+    expect(data.url).toBeUndefined();
+    expect(data.path).toBe('/');
+    expect(d.link.of('state').at(-1)).toMatchObject({ remote: { state: 'open' } });
+    const ask = (token: string, rid: string) => {
+      d.core.onTunnel(Buffer.from(JSON.stringify({ rid, token, method: 'GET', path: '/', ts: 1 })));
+      const pieces = d.link.tunnel.filter((p) => p.rid === rid);
+      return {
+        status: pieces[0]?.status,
+        body: Buffer.concat(pieces.map((p) => Buffer.from(p.body, 'base64'))).toString(),
+      };
+    };
+    expect(ask('wrong', 'r1').status).toBe(401);
+    const page = ask(data.token, 'r2');
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('TESTDEV000000001');
+    expect(page.body).toContain('TESTDEV000000001');
+    device.core.onTunnel(
+      Buffer.from(JSON.stringify({ rid: 'r3', token: data.token, method: 'POST', path: '/' })),
+    );
+    expect(device.link.tunnel.find((p) => p.rid === 'r3')?.status).toBe(400);
     await run(device, makeCommand('remote-management-close', {}, 'w2'));
     expect(device.link.of('state').at(-1)).toMatchObject({ remote: { state: 'closed' } });
+    expect(ask(data.token, 'r4').status).toBe(401);
   });
 });
 

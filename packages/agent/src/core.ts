@@ -18,6 +18,7 @@ import {
   configHash,
   DEFAULT_TX_POWER,
   DEFAULT_WIFI_COUNTRY,
+  DEV_FIRMWARE_PUBLIC_KEY,
   type DeviceEventName,
   DeviceMode,
   DeviceOperation,
@@ -27,6 +28,7 @@ import {
   type ErrorCode,
   type EventLevel,
   errorMessage,
+  FIRMWARE_CHECK_CODES,
   type FrequencyBand,
   failureFromZod,
   type Hello,
@@ -38,17 +40,21 @@ import {
   MODEL_UNSUPPORTED,
   type ModelInfo,
   maxPowerFor,
+  parseFirmwareHeader,
   RemoteManageState,
   type Reply,
   type Telemetry,
+  type TunnelResponse,
+  tunnelRequestSchema,
   type UpKind,
   upgradeCheck,
   validateDeviceConfig,
+  verifyFirmware,
   zonedParts,
 } from '@beacon/protocol';
 import type { LiveData } from './live.ts';
 import type { Position, RadioTuning, RadioWorld } from './radio.ts';
-import { escapeHtml, RemotePage } from './remote.ts';
+import { badTunnelRequest, escapeHtml, RemoteSession } from './remote.ts';
 import { routeTableOf } from './routes.ts';
 import type { ConfigStore } from './store.ts';
 import { between, scaledMs, sha256Hex } from './util.ts';
@@ -61,6 +67,8 @@ const IP_CONFLICT_CHANCE = 1 / 2000;
 export interface Link {
   readonly connected: boolean;
   publish(kind: UpKind, payload: object): void;
+  /** One piece of a remote-management answer on `dev/{sn}/up/http` (QoS 0: the browser retries). */
+  publishTunnel(payload: TunnelResponse): void;
   /** Closes the connection cleanly (no last will) and stays away until resume(). */
   suspend(): Promise<void>;
   resume(): void;
@@ -76,8 +84,11 @@ export interface CoreOptions {
   ip: string;
   timeScale: number;
   telemetryMs: number;
-  /** Host the remote-management page listens on. */
-  remoteHost: string;
+  /**
+   * The public key (base64, Ed25519) firmware images must be signed with (docs/decisions/0061);
+   * default the development key.
+   */
+  firmwareKey?: string;
   /** Publish an event for every client join, leave and roam. */
   clientEvents: boolean;
   /**
@@ -129,7 +140,7 @@ export class DeviceCore {
   bootedAt = Date.now();
   private link: Link | null = null;
   private locatingUntil = 0;
-  private remote: RemotePage | null = null;
+  private remote: RemoteSession | null = null;
   private remoteState: RemoteManageState = RemoteManageState.CLOSED;
   private readonly replies = new Map<string, Reply>();
   private readonly inFlight = new Set<string>();
@@ -328,7 +339,7 @@ export class DeviceCore {
       mode: d.mode,
       operation: this.operation,
       ...(this.progress !== undefined ? { progress: this.progress } : {}),
-      remote: { state: this.remoteState, ...(this.remote ? { url: this.remote.url } : {}) },
+      remote: { state: this.remoteState },
       ts: Date.now(),
     };
   }
@@ -729,10 +740,16 @@ export class DeviceCore {
 
     const failure = await this.download(cmd.params);
     if (failure) {
+      // The code says which check failed (5460-5464); the server records it as the upgrade's
+      // outcome. The event goes before the upload-failed state, so the specific code comes first.
+      this.emitEvent('upgrade-failed', 'warning', `Upgrade to ${to} failed: ${failure.message}`, {
+        from,
+        to,
+        code: failure.code,
+      });
       this.status = DeviceStatus.UPLOAD_FAILED;
       this.progress = undefined;
       this.publishState();
-      this.emitEvent('upgrade-failed', 'warning', `Upgrade to ${to} failed: ${failure}`, { from, to });
       this.after(5, () => {
         this.status = DeviceStatus.ONLINE;
         this.operation = null;
@@ -765,8 +782,19 @@ export class DeviceCore {
     });
   }
 
-  /** Fetches the image when a URL is given (checking size and SHA-256); else pretends. Answers a failure text or null. */
-  private async download(params: CommandOf<'upgrade'>['params']): Promise<string | null> {
+  /**
+   * Fetches the image when a URL is given and checks it before anything is written (docs/decisions/0061):
+   * its size, its SHA-256, its header (this model, the command's version) and the Ed25519 signature
+   * of the statement, with the public key the device was built with. Without a URL it pretends (a
+   * catalogue version from the maker). Answers the failed check (code and text) or null.
+   */
+  private async download(
+    params: CommandOf<'upgrade'>['params'],
+  ): Promise<{ code: ErrorCode; message: string } | null> {
+    const failed = (code: ErrorCode, message: string): { code: ErrorCode; message: string } => ({
+      code,
+      message,
+    });
     if (!params.url) {
       await this.wait(UPGRADE_DOWNLOAD_SECONDS / 2);
       this.progress = 50;
@@ -774,16 +802,29 @@ export class DeviceCore {
       await this.wait(UPGRADE_DOWNLOAD_SECONDS / 2);
       return null;
     }
+    if (params.size === undefined || !params.sha256 || !params.signature)
+      return failed(FIRMWARE_CHECK_CODES.SIGNATURE, 'the command names no size, checksum and signature');
+    let body: Uint8Array;
     try {
-      const res = await fetch(params.url, { signal: AbortSignal.timeout(120_000) });
-      if (!res.ok) return `download answered HTTP ${res.status}`;
-      const body = new Uint8Array(await res.arrayBuffer());
-      if (params.size !== undefined && body.length !== params.size) return 'the image size does not match';
-      if (params.sha256 && sha256Hex(body) !== params.sha256) return 'the image checksum does not match';
-      return null;
+      const res = await fetch(params.url, { signal: AbortSignal.timeout(120_000), redirect: 'error' });
+      if (!res.ok) return failed(FIRMWARE_CHECK_CODES.DOWNLOAD, `download answered HTTP ${res.status}`);
+      body = new Uint8Array(await res.arrayBuffer());
     } catch (e) {
-      return `download failed: ${(e as Error).message}`;
+      return failed(FIRMWARE_CHECK_CODES.DOWNLOAD, `download failed: ${(e as Error).message}`);
     }
+    if (body.length !== params.size)
+      return failed(FIRMWARE_CHECK_CODES.SIZE, 'the image size does not match');
+    const sha256 = sha256Hex(body);
+    if (sha256 !== params.sha256)
+      return failed(FIRMWARE_CHECK_CODES.CHECKSUM, 'the image checksum does not match');
+    const header = parseFirmwareHeader(body);
+    if (!header || header.model !== this.info.model || header.version !== params.version)
+      return failed(FIRMWARE_CHECK_CODES.HEADER, 'the image is for another model or version');
+    const facts = { model: this.info.model, version: params.version, size: body.length, sha256 };
+    const key = this.options.firmwareKey ?? DEV_FIRMWARE_PUBLIC_KEY;
+    if (!(await verifyFirmware(key, facts, params.signature)))
+      return failed(FIRMWARE_CHECK_CODES.SIGNATURE, 'the image signature is not valid');
+    return null;
   }
 
   private async poeReboot(cmd: CommandOf<'poe-reboot'>): Promise<void> {
@@ -917,33 +958,46 @@ export class DeviceCore {
 
   private async openRemote(cmd: CommandOf<'remote-management-open'>): Promise<void> {
     await this.closeRemote();
-    this.remoteState = RemoteManageState.OBTAINING_URL;
-    this.publishState();
     const token = randomBytes(16).toString('hex');
     const expiresAt = Date.now() + cmd.params.ttlSeconds * 1000;
-    try {
-      this.remote = await RemotePage.open(this.options.remoteHost, token, expiresAt, () => this.page());
-    } catch (e) {
-      this.remoteState = RemoteManageState.FAILED;
-      this.publishState();
-      this.reply(cmd.id, 320, `Remote management failed: ${(e as Error).message}`);
-      return;
-    }
+    // Nothing listens: the page is served through the tunnel over this device's own link.
+    const session = new RemoteSession(token, expiresAt);
+    this.remote = session;
     this.remoteState = RemoteManageState.OPEN;
-    const page = this.remote;
     const t = setTimeout(() => {
-      if (this.remote === page) void this.closeRemote().then(() => this.publishState());
+      if (this.remote === session) void this.closeRemote().then(() => this.publishState());
     }, cmd.params.ttlSeconds * 1000);
     t.unref();
-    this.reply(cmd.id, 0, undefined, { url: this.remote.url, token, expiresAt });
+    this.reply(cmd.id, 0, undefined, { token, expiresAt, path: '/' });
     this.publishState();
   }
 
   private async closeRemote(): Promise<void> {
-    const page = this.remote;
     this.remote = null;
     this.remoteState = RemoteManageState.CLOSED;
-    await page?.close();
+  }
+
+  /** A request of the remote-management tunnel (`dev/{sn}/down/http`): answered while a session is open. */
+  onTunnel(payload: Buffer): void {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(payload.toString('utf8'));
+    } catch {
+      return;
+    }
+    const parsed = tunnelRequestSchema.safeParse(raw);
+    if (!parsed.success) {
+      const rid = (raw as { rid?: unknown } | null)?.rid;
+      if (typeof rid === 'string' && rid.length > 0 && rid.length <= 64)
+        for (const piece of badTunnelRequest(rid)) this.link?.publishTunnel(piece);
+      return;
+    }
+    const request = parsed.data;
+    const session = this.remote;
+    const pieces = session
+      ? session.answer(request, () => this.page())
+      : new RemoteSession('', 0).answer(request, () => '');
+    for (const piece of pieces) this.link?.publishTunnel(piece);
   }
 
   private page(): string {

@@ -59,7 +59,8 @@ export interface DeviceOptions {
   /** Local address of the lean link's socket (spreads a large fleet over 127.0.0.x). */
   localAddress?: string;
   keepalive?: number;
-  remoteHost?: string;
+  /** The Ed25519 public key (base64) firmware must be signed with; default the development key. */
+  firmwareKey?: string;
   clientEvents?: boolean;
   /** Has this incident again and again (incidents.ts), every `everyMs` while connected: tests, demos. */
   incident?: { kind: Incident; everyMs: number };
@@ -254,7 +255,7 @@ export async function startDevice(options: DeviceOptions): Promise<SimulatedDevi
     ip: options.ip ?? `${world.subnet}.${2 + (seedOf(`ip:${options.sn}`) % 90)}`,
     timeScale,
     telemetryMs: options.telemetryMs ?? 30_000,
-    remoteHost: options.remoteHost ?? '127.0.0.1',
+    firmwareKey: options.firmwareKey,
     clientEvents: options.clientEvents ?? true,
     clock: options.clock,
     radio: options.radio,
@@ -272,6 +273,7 @@ export async function startDevice(options: DeviceOptions): Promise<SimulatedDevi
     onConnected: () => core.onConnected(),
     onDisconnected: () => core.onDisconnected(),
     onMessage: (payload: Buffer) => void core.onMessage(payload),
+    onTunnel: (payload: Buffer) => core.onTunnel(payload),
     log: (m: string) => log(`[${options.sn}] ${m}`),
   };
   const link: DeviceLink =

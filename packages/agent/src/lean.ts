@@ -3,6 +3,9 @@ import {
   type DeviceTopics,
   deviceTopics,
   lastWillPayload,
+  type TunnelResponse,
+  tunnelDownTopic,
+  tunnelUpTopic,
   UP_PUBLISH_OPTIONS,
   type UpKind,
 } from '@beacon/protocol';
@@ -245,12 +248,15 @@ export class LeanMqttLink {
             Buffer.from([id >> 8, id & 0xff]),
             str(this.topics.cmd),
             Buffer.from([1]),
+            str(tunnelDownTopic(this.o.sn)),
+            Buffer.from([1]),
           ),
         );
         return;
       }
       case Packet.SUBACK: {
-        if (body[2] === 0x80) {
+        // One return code per topic filter (the commands, the tunnel) after the packet id.
+        if (body.subarray(2).includes(0x80)) {
           this.o.log('subscribe failed');
           this.socket?.destroy();
           return;
@@ -268,13 +274,16 @@ export class LeanMqttLink {
       case Packet.PUBLISH: {
         const qos = (flags >> 1) & 3;
         const topicLength = body.readUInt16BE(0);
+        const topic = body.toString('utf8', 2, 2 + topicLength);
         let at = 2 + topicLength;
         if (qos > 0) {
           const id = body.readUInt16BE(at);
           at += 2;
           this.write(Buffer.from([Packet.PUBACK << 4, 2, id >> 8, id & 0xff]));
         }
-        if (!this.deaf) this.o.onMessage(Buffer.from(body.subarray(at)));
+        if (this.deaf) return;
+        if (topic === this.topics.cmd) this.o.onMessage(Buffer.from(body.subarray(at)));
+        else this.o.onTunnel(Buffer.from(body.subarray(at)));
         return;
       }
       default:
@@ -324,6 +333,12 @@ export class LeanMqttLink {
     this.write(
       publishPacket(this.topics[kind], Buffer.from(payload), qos as 0 | 1, retain, qos ? this.id() : 0),
     );
+  }
+
+  /** Tunnel answers are live (as MqttLink's): sent when connected, else dropped. */
+  publishTunnel(payload: TunnelResponse): void {
+    if (this.connected)
+      this.write(publishPacket(tunnelUpTopic(this.o.sn), Buffer.from(JSON.stringify(payload)), 0, false, 0));
   }
 
   publish(kind: UpKind, payload: object): void {

@@ -2,6 +2,9 @@ import {
   type DeviceTopics,
   deviceTopics,
   lastWillPayload,
+  type TunnelResponse,
+  tunnelDownTopic,
+  tunnelUpTopic,
   UP_PUBLISH_OPTIONS,
   type UpKind,
 } from '@beacon/protocol';
@@ -19,6 +22,8 @@ export interface MqttLinkOptions {
   onConnected(): void;
   onDisconnected(): void;
   onMessage(payload: Buffer): void;
+  /** A request of the remote-management tunnel (`dev/{sn}/down/http`). */
+  onTunnel(payload: Buffer): void;
   log(message: string): void;
 }
 
@@ -71,7 +76,7 @@ export class MqttLink implements Link {
     this.client = client;
     client.on('connect', () => {
       if (client !== this.client) return;
-      client.subscribe(this.topics.cmd, { qos: 1 }, (err) => {
+      client.subscribe([this.topics.cmd, tunnelDownTopic(this.o.sn)], { qos: 1 }, (err) => {
         if (err || client !== this.client) {
           if (err) this.o.log(`subscribe failed: ${err.message}`);
           client.end(true);
@@ -86,8 +91,10 @@ export class MqttLink implements Link {
         for (const m of waiting) this.send(m.kind, m.payload);
       });
     });
-    client.on('message', (_topic, payload) => {
-      if (client === this.client && !this.deaf) this.o.onMessage(payload);
+    client.on('message', (topic, payload) => {
+      if (client !== this.client || this.deaf) return;
+      if (topic === this.topics.cmd) this.o.onMessage(payload);
+      else this.o.onTunnel(payload);
     });
     client.on('error', (err) => this.o.log(`mqtt: ${err.message}`));
     client.on('close', () => {
@@ -118,6 +125,12 @@ export class MqttLink implements Link {
     this.client?.publish(this.topics[kind], payload, { qos, retain });
   }
 
+  /** Tunnel answers are live: sent when connected, else dropped (the browser's request times out). */
+  publishTunnel(payload: TunnelResponse): void {
+    if (this.connected && this.client)
+      this.client.publish(tunnelUpTopic(this.o.sn), JSON.stringify(payload), { qos: 0, retain: false });
+  }
+
   publish(kind: UpKind, payload: object): void {
     const text = JSON.stringify(payload);
     if (this.connected && this.client) {
@@ -139,7 +152,8 @@ export class MqttLink implements Link {
     this.connected = false;
     if (client) {
       client.removeAllListeners('close');
-      await client.endAsync(force);
+      // Not connected (the broker is gone): nothing to flush, and a clean end would wait for it.
+      await client.endAsync(force || !was);
     }
     if (was) this.o.onDisconnected();
   }

@@ -4,6 +4,7 @@ import {
   modelInfo,
   replySchema,
   stateMessageSchema,
+  type TunnelResponse,
   telemetrySchema,
   type UpKind,
 } from '@beacon/protocol';
@@ -45,6 +46,10 @@ export class MemoryLink implements Link {
   resume(): void {
     this.connected = true;
     this.core?.onConnected();
+  }
+  tunnel: TunnelResponse[] = [];
+  publishTunnel(payload: TunnelResponse): void {
+    if (this.connected) this.tunnel.push(payload);
   }
   of(kind: UpKind): Record<string, unknown>[] {
     return this.sent.filter((m) => m.kind === kind).map((m) => m.payload);
@@ -93,7 +98,6 @@ export async function testDevice(
     ip: '10.16.1.2',
     timeScale: options.timeScale ?? 0.001,
     telemetryMs: 3_600_000,
-    remoteHost: '127.0.0.1',
     clientEvents: true,
     clock: options.clock,
     log: () => {},

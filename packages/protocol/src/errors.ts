@@ -267,6 +267,12 @@ export const ERROR_CATALOGUE = {
   ),
   5401: e('This solution is shared with you read-only', 403),
   5402: e('Only a manufacturer account can upload models', 403),
+  // Devices in the field: firmware checks a device reports (docs/decisions/0061); 5460-5479.
+  5460: e('The device could not download the firmware image', 502),
+  5461: e('The firmware image size does not match', 502),
+  5462: e('The firmware image checksum does not match', 502),
+  5463: e('The firmware image signature is not valid', 502),
+  5464: e('The firmware image is for another model or version', 502),
 } satisfies Record<number, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -456,6 +462,11 @@ export const Codes = {
   BACKUP_WLAN_ONLY: 5364,
   BACKUP_NOT_A_BACKUP: 5365,
   BACKUP_DAMAGED: 5366,
+  FIRMWARE_DOWNLOAD: 5460,
+  FIRMWARE_SIZE: 5461,
+  FIRMWARE_CHECKSUM: 5462,
+  FIRMWARE_SIGNATURE: 5463,
+  FIRMWARE_HEADER: 5464,
   BACKUP_FOREIGN_SECRETS: 5367,
   FLOOR_PLAN_LIMIT: 5390,
   AP_ON_OTHER_PLAN: 5391,

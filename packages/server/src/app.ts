@@ -45,6 +45,7 @@ import type { App } from './http/types.ts';
 import { registerNulGuard, validatorCompiler } from './http/validation.ts';
 import { setWebCacheHeaders } from './http/web-assets.ts';
 import { logRoutes } from './logs/routes.ts';
+import { documentActionBodies } from './maintenance/openapi.ts';
 import { firmwareDownloadRoutes, maintenanceRoutes } from './maintenance/routes.ts';
 import { modelRoutes } from './models/routes.ts';
 import { networkRoutes } from './network/routes.ts';
@@ -137,6 +138,9 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
       },
     },
     transform: apiKeyDocTransform(jsonSchemaTransform),
+    // The action routes take a body that depends on the action in the path: the document shows
+    // each action's schema (maintenance/openapi.ts).
+    transformObject: documentActionBodies,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 

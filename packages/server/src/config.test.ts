@@ -1,4 +1,4 @@
-import { DEV_FACTORY_KEY } from '@beacon/protocol';
+import { DEV_FACTORY_KEY, DEV_FIRMWARE_SEED } from '@beacon/protocol';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 
@@ -14,8 +14,23 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', BEACON_FACTORY_KEY: DEV_FACTORY_KEY })).toThrow(
       /BEACON_FACTORY_KEY/,
     );
-    const own = loadConfig({ NODE_ENV: 'production', BEACON_FACTORY_KEY: 'own-key' });
+    const own = loadConfig({
+      NODE_ENV: 'production',
+      BEACON_FACTORY_KEY: 'own-key',
+      BEACON_FIRMWARE_KEY: '5e'.repeat(32),
+    });
     expect(own).toMatchObject({ factoryKey: 'own-key', factoryKeyIsPublic: false });
+  });
+
+  it('refuses the public firmware signing key in production, and a key that is not a seed', () => {
+    const env = { NODE_ENV: 'production', BEACON_FACTORY_KEY: 'own-key' };
+    expect(() => loadConfig(env)).toThrow(/BEACON_FIRMWARE_KEY/);
+    expect(() => loadConfig({ ...env, BEACON_FIRMWARE_KEY: DEV_FIRMWARE_SEED })).toThrow(
+      /BEACON_FIRMWARE_KEY/,
+    );
+    expect(() => loadConfig({ BEACON_FIRMWARE_KEY: 'short' })).toThrow(/64 hex/);
+    expect(loadConfig({})).toMatchObject({ firmwareKey: DEV_FIRMWARE_SEED, firmwareKeyIsPublic: true });
+    expect(loadConfig({ ...env, BEACON_FIRMWARE_KEY: '5E'.repeat(32) }).firmwareKey).toBe('5e'.repeat(32));
   });
 
   it('allows the public key outside production, marked for the start-up warning', () => {

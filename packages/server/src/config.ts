@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { DEV_FACTORY_KEY, LIMITS } from '@beacon/protocol';
+import { DEV_FACTORY_KEY, DEV_FIRMWARE_SEED, isFirmwareSeed, LIMITS } from '@beacon/protocol';
 import { loadSignInConfig, type SignInConfig } from './auth/sign-in-config.ts';
 
 /** Every setting of the server, read once from the environment (README.md lists them). */
@@ -23,6 +23,10 @@ export interface Config {
   factoryKey: string;
   /** factoryKey is the public development key (allowed outside production, with a warning at start). */
   factoryKeyIsPublic: boolean;
+  /** Ed25519 seed (64 hex) firmware is signed with (docs/decisions/0061); BEACON_FIRMWARE_KEY. */
+  firmwareKey: string;
+  /** firmwareKey is the public development key (allowed outside production, with a warning at start). */
+  firmwareKeyIsPublic: boolean;
   /** Key that seals device secrets at rest (BEACON_SECRET_KEY); undefined = the development key, with a warning. */
   secretKey: string | undefined;
   /** How long a command waits for the device's reply before its outcome is 5025 (timeout), ms. */
@@ -88,12 +92,22 @@ export const PUBLIC_FACTORY_KEY_REFUSED =
 export const PUBLIC_FACTORY_KEY_WARNING =
   'BEACON_FACTORY_KEY is not set: devices log in with secrets derived from the public development key, so anyone can log in as any device. Set BEACON_FACTORY_KEY before real devices connect (the server refuses to start without it when NODE_ENV=production).';
 
+export const PUBLIC_FIRMWARE_KEY_REFUSED =
+  'BEACON_FIRMWARE_KEY is not set (or is the public development key) and NODE_ENV=production: anyone could sign firmware your devices accept. Set BEACON_FIRMWARE_KEY to your own Ed25519 seed (64 hex characters).';
+export const PUBLIC_FIRMWARE_KEY_WARNING =
+  'BEACON_FIRMWARE_KEY is not set: firmware is signed with the public development key, so anyone can sign images that devices built with its public key accept. Set BEACON_FIRMWARE_KEY (an Ed25519 seed, 64 hex characters) and build devices with its public key (the server refuses to start without it when NODE_ENV=production).';
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 8080);
   const host = env.HOST ?? '0.0.0.0';
   const factoryKey = env.BEACON_FACTORY_KEY || DEV_FACTORY_KEY;
   const factoryKeyIsPublic = factoryKey === DEV_FACTORY_KEY;
   if (factoryKeyIsPublic && env.NODE_ENV === 'production') throw new Error(PUBLIC_FACTORY_KEY_REFUSED);
+  const firmwareKey = (env.BEACON_FIRMWARE_KEY || DEV_FIRMWARE_SEED).toLowerCase();
+  if (!isFirmwareSeed(firmwareKey))
+    throw new Error('BEACON_FIRMWARE_KEY must be 64 hex characters (an Ed25519 seed)');
+  const firmwareKeyIsPublic = firmwareKey === DEV_FIRMWARE_SEED;
+  if (firmwareKeyIsPublic && env.NODE_ENV === 'production') throw new Error(PUBLIC_FIRMWARE_KEY_REFUSED);
   return {
     port,
     host,
@@ -107,6 +121,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttShareGroup: env.MQTT_SHARE_GROUP ?? 'beacon',
     factoryKey,
     factoryKeyIsPublic,
+    firmwareKey,
+    firmwareKeyIsPublic,
     secretKey: env.BEACON_SECRET_KEY || undefined,
     commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 30_000),
     awayDeadlineMs: int(env.AWAY_DEADLINE_SECONDS, 900) * 1000,

@@ -5,7 +5,7 @@ import { buildApp } from './app.ts';
 import { backupSync, registerBackupJobs, startBackupJobs } from './backups/sync.ts';
 import { registerClientsUpkeep, startClientsUpkeep } from './clients/upkeep.ts';
 import { registerConfigConvergence, startConfigConvergence } from './config/convergence.ts';
-import { type Config, PUBLIC_FACTORY_KEY_WARNING } from './config.ts';
+import { type Config, PUBLIC_FACTORY_KEY_WARNING, PUBLIC_FIRMWARE_KEY_WARNING } from './config.ts';
 import { connect, type Database, runMigrations } from './db/client.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
 import { EventBus } from './events/bus.ts';
@@ -46,6 +46,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const logger = options.logger ?? pino({ level: config.logLevel });
   if (config.factoryKeyIsPublic) logger.warn(PUBLIC_FACTORY_KEY_WARNING);
+  if (config.firmwareKeyIsPublic) logger.warn(PUBLIC_FIRMWARE_KEY_WARNING);
   let embedded: EmbeddedDatabase | undefined;
   let url = config.databaseUrl;
   if (!url) {

@@ -188,7 +188,11 @@ describe('the public development factory key', () => {
   });
 
   it('starts in production with a key of its own, without the warning', async () => {
-    const { output } = await run({ NODE_ENV: 'production', BEACON_FACTORY_KEY: 'a-real-secret-key' });
+    const { output } = await run({
+      NODE_ENV: 'production',
+      BEACON_FACTORY_KEY: 'a-real-secret-key',
+      BEACON_FIRMWARE_KEY: '5e'.repeat(32),
+    });
     expect(output).not.toContain('BEACON_FACTORY_KEY');
     // It went on to the database (and stopped there: nothing listens on port 1).
     expect(output).toMatch(/ECONNREFUSED|connect/);

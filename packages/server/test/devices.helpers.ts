@@ -50,6 +50,10 @@ export interface StartOptions {
   model?: string;
   timeScale?: number;
   secret?: string;
+  /** The firmware it runs at first (default the model's oldest). */
+  firmware?: string;
+  /** The public key it checks firmware signatures with (default the development key). */
+  firmwareKey?: string;
 }
 
 /** Starts a simulated device against the test server's broker (fast reconnects, quick telemetry). */
@@ -64,6 +68,8 @@ export function simulate(
     model: options.model ?? 'BA-W1200C',
     factoryKey: server.config.factoryKey,
     secret: options.secret,
+    firmware: options.firmware,
+    firmwareKey: options.firmwareKey,
     timeScale: options.timeScale ?? 0.01,
     telemetryMs: 500,
     backoffMinMs: 100,

@@ -1,7 +1,11 @@
 import { z } from 'zod';
+import { macSchema } from '../device/messages.ts';
+import { isFirmwareVersion } from '../device/models.ts';
 import { CpeMode, RemoteManageState } from '../enums/device.ts';
 import { LIMITS } from '../enums/limits.ts';
+import { Codes } from '../errors.ts';
 import { validateDevicePassword, validateRebootDays } from '../validators/device.ts';
+import { type Check, invalid } from '../validators/result.ts';
 import { checked } from '../validators/zod.ts';
 import { CommandView, SerialNumber } from './devices.ts';
 import { Id } from './ids.ts';
@@ -52,6 +56,7 @@ export const RebootScheduleParams = z
     days: z.array(z.int()).default([]),
     time: TimeOfDay.default('03:00'),
   })
+  .strict()
   .superRefine((value, ctx) => {
     if (!value.enabled) return;
     const failure = validateRebootDays(value.days);
@@ -64,7 +69,18 @@ export const RebootScheduleParams = z
       });
   });
 
-const empty = z.object({}).strip();
+/** The client a rate limit applies to (the form's rule; the body's schema is macSchema). */
+export function validateClientMac(value: string): Check {
+  return macSchema.safeParse(value).success
+    ? null
+    : invalid(Codes.FORM_DATA, 'Enter a MAC address as AA:BB:CC:DD:EE:FF');
+}
+
+/**
+ * Every action body is strict: a field the API does not know is refused (16), never dropped
+ * (issue 17: `rate-limit` with a `clientMac` it did not know became a device-wide limit).
+ */
+const empty = z.object({}).strict();
 
 /** Parameters of each action. */
 export const ACTION_PARAMS = {
@@ -79,38 +95,52 @@ export const ACTION_PARAMS = {
       firmwareId: Id.optional(),
       version: z.string().trim().min(1).max(32).optional(),
     })
+    .strict()
     .refine((v) => v.firmwareId !== undefined || v.version !== undefined, {
       message: 'Choose a firmware file or a version',
       path: ['firmwareId'],
     }),
-  password: z.object({ password: checked(z.string().max(64), validateDevicePassword) }),
+  password: z.object({ password: checked(z.string().max(64), validateDevicePassword) }).strict(),
   'reboot-schedule': RebootScheduleParams,
-  locate: z.object({ seconds: z.int().min(1).max(3600).default(60) }),
+  locate: z.object({ seconds: z.int().min(1).max(3600).default(60) }).strict(),
   /**
    * Copies one device's configuration to others of the same model. Single form: the path's device
    * is the source and `targets` the receivers; bulk form: `sns` are the receivers and `source` the source.
    */
-  'copy-config': z.object({
-    source: SerialNumber.optional(),
-    targets: z.array(SerialNumber).max(LIMITS.DEVICES_PER_IMPORT).optional(),
-  }),
-  'rate-limit': z.object({
-    upKbps: z.int().min(0).max(10_000_000),
-    downKbps: z.int().min(0).max(10_000_000),
-  }),
-  led: z.object({ on: z.boolean() }),
-  'poe-reboot': z.object({
-    ports: z
-      .array(z.int().min(1).max(SWITCH_PORT_MAX))
-      .min(1, 'Choose at least one port')
-      .max(SWITCH_PORT_MAX),
-  }),
-  'local-management': z.object({ enabled: z.boolean() }),
-  'remote-management': z.object({
-    enabled: z.boolean(),
-    ttlSeconds: z.int().min(60).max(86_400).default(600),
-  }),
-  'cpe-mode': z.object({ mode: z.enum([CpeMode.AP, CpeMode.CLIENT]) }),
+  'copy-config': z
+    .object({
+      source: SerialNumber.optional(),
+      targets: z.array(SerialNumber).max(LIMITS.DEVICES_PER_IMPORT).optional(),
+    })
+    .strict(),
+  /**
+   * kbit/s each way, 0 = unlimited. With `clientMac` the device limits that one client (its other
+   * clients keep the device's limit); without it, the whole device.
+   */
+  'rate-limit': z
+    .object({
+      upKbps: z.int().min(0).max(10_000_000),
+      downKbps: z.int().min(0).max(10_000_000),
+      clientMac: macSchema.optional().describe('Limit only this client (AA:BB:CC:DD:EE:FF)'),
+    })
+    .strict(),
+  led: z.object({ on: z.boolean() }).strict(),
+  'poe-reboot': z
+    .object({
+      ports: z
+        .array(z.int().min(1).max(SWITCH_PORT_MAX))
+        .min(1, 'Choose at least one port')
+        .max(SWITCH_PORT_MAX),
+    })
+    .strict(),
+  'local-management': z.object({ enabled: z.boolean() }).strict(),
+  'remote-management': z
+    .object({
+      enabled: z.boolean(),
+      ttlSeconds: z.int().min(60).max(86_400).default(600),
+    })
+    .strict(),
+  'cpe-mode': z.object({ mode: z.enum([CpeMode.AP, CpeMode.CLIENT]) }).strict(),
 } as const satisfies Record<MaintenanceAction, z.ZodType>;
 export type ActionParams<A extends MaintenanceAction> = z.output<(typeof ACTION_PARAMS)[A]>;
 export type ActionParamsInput<A extends MaintenanceAction> = z.input<(typeof ACTION_PARAMS)[A]>;
@@ -138,10 +168,13 @@ export const RESTART_ACTIONS: readonly MaintenanceAction[] = ['reboot', 'reset',
 /** Most devices one bulk call may name. */
 export const BULK_ACTION_MAX = 10_000;
 
-export const BulkActionBody = z.object({
-  sns: z.array(SerialNumber).min(1, 'Select a device').max(BULK_ACTION_MAX),
-  params: z.record(z.string(), z.unknown()).default({}),
-});
+export const BulkActionBody = z
+  .object({
+    sns: z.array(SerialNumber).min(1, 'Select a device').max(BULK_ACTION_MAX),
+    /** The action's parameters: the single action's body (ACTION_PARAMS), strict the same way. */
+    params: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
 export type BulkActionBody = z.input<typeof BulkActionBody>;
 
 /** One device's result: code 0 success, else the catalogue code (36, 37, 38, 71, 76, 5046, …). */
@@ -235,7 +268,7 @@ export function parseFirmwareHeader(bytes: Uint8Array): { model: string; version
   if (ascii(0, 8) !== FIRMWARE_MAGIC) return null;
   const model = ascii(8, 40);
   const version = ascii(40, 56);
-  if (!model || !version || !/^\d+(\.\d+)*$/.test(version)) return null;
+  if (!model || !version || !isFirmwareVersion(version)) return null;
   return { model, version };
 }
 
@@ -250,4 +283,24 @@ export function buildFirmwareImage(model: string, version: string, payloadBytes 
   put(version, 40, 16);
   for (let i = FIRMWARE_HEADER_BYTES; i < out.length; i++) out[i] = (i * 31 + 7) & 0xff;
   return out;
+}
+
+/**
+ * The OpenAPI description of the action bodies (POST …/devices/{sn}/actions/{action} and the bulk
+ * form's `params`): one schema per action, each strict. The route validates the body against the
+ * action named in the path (ACTION_PARAMS); this is what the document shows.
+ */
+export function actionBodiesOpenApi(): Record<string, unknown> {
+  return {
+    description:
+      'The parameters of the action named in the path: one of these, by action (title). A field the action does not know is refused with 16.',
+    oneOf: MAINTENANCE_ACTIONS.map((action) => {
+      const { $schema: _s, ...schema } = z.toJSONSchema(ACTION_PARAMS[action], {
+        target: 'openapi-3.0',
+        io: 'input',
+        unrepresentable: 'any',
+      }) as Record<string, unknown>;
+      return { title: action, ...schema };
+    }),
+  };
 }

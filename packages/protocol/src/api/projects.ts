@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  BUILTIN_SCENARIOS,
   NetMode,
   PROJECT_TIME_RANGES,
   ProjectProperty,
@@ -13,7 +14,9 @@ import { checked } from '../validators/zod.ts';
 import { PageQuery } from './envelope.ts';
 import { ProjectStats } from './overview.ts';
 
-const netMode = z.union([z.literal(NetMode.WLAN), z.literal(NetMode.MESH)]);
+const netMode = z
+  .union([z.literal(NetMode.WLAN), z.literal(NetMode.MESH)])
+  .describe('Network mode: 0 WLAN (gateways, switches, APs), 1 MESH (cable-free mesh); fixed once created');
 /**
  * An IANA zone name. Clients of the fixed-offset days may still send minutes east of GMT: those
  * read as the zone of that offset (480 → "Etc/GMT-8"); an offset no zone keeps is refused.
@@ -35,11 +38,22 @@ const legacyOffset = z
 const timeZone = z.union([checked(z.string().max(64), validateTimeZone), legacyOffset]);
 
 /** A built-in scenario key (BUILTIN_SCENARIOS) or the name of one of the account's custom scenarios. */
-const scenario = z.string().trim().min(1, 'Choose a scenario').max(32);
+const scenario = z
+  .string()
+  .trim()
+  .min(1, 'Choose a scenario')
+  .max(32)
+  .describe(
+    `A built-in scenario (${BUILTIN_SCENARIOS.join(', ')}) or the name of one of the account's custom scenarios`,
+  );
+/** SPEC.md §5 names: 1 to 16 characters, no spaces or emoticons. */
+const projectName = checked(z.string().trim(), validateProjectName).describe(
+  'Project name: 1 to 16 characters, no spaces or emoticons',
+);
 
 /** POST /api/v1/projects */
 export const CreateProjectBody = z.object({
-  name: checked(z.string().trim(), validateProjectName),
+  name: projectName,
   netMode: netMode.default(NetMode.WLAN),
   scenario,
   location: z.string().trim().max(64).default(''),
@@ -51,7 +65,7 @@ export type CreateProjectBody = z.input<typeof CreateProjectBody>;
 /** PATCH /api/v1/projects/{id} — netMode cannot change once created. */
 export const UpdateProjectBody = z
   .object({
-    name: checked(z.string().trim(), validateProjectName),
+    name: projectName,
     scenario,
     location: z.string().trim().max(64),
     address: z.string().trim().max(128),

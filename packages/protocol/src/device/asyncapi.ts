@@ -9,6 +9,7 @@ import {
   replySchema,
   telemetrySchema,
 } from './messages.ts';
+import { tunnelRequestSchema, tunnelResponseSchema } from './remote.ts';
 import { DOWN_PUBLISH_OPTIONS, UP_PUBLISH_OPTIONS, type UpKind } from './topics.ts';
 
 /**
@@ -63,12 +64,14 @@ export const commandMessageName = (name: CommandName): string => `cmd.${name}`;
 export const DEVICE_MESSAGE_NAMES: readonly string[] = [
   ...Object.keys(UP_MESSAGES),
   ...COMMAND_NAMES.map(commandMessageName),
+  'tunnelRequest',
+  'tunnelResponse',
 ];
 
 const COMMAND_SUMMARY: Record<CommandName, string> = {
   reboot: `Restart. Reply 0, then state 8 (rebooting) for about ${LIMITS.REBOOT_SECONDS} s, then hello and state 1.`,
   reset: `Factory reset: revision 0, password and modes to defaults. State 8 for about ${LIMITS.RESET_SECONDS} s, then hello and state 1; the server re-sends the desired configuration.`,
-  upgrade: `Firmware upgrade (codes 37 unsupported version, 38 no new version). Reply 0, state 4 (uploading), 5 (upload success) or 6 (upload failed), then 3 (upgrading) and the device closes its connection (no will) for about ${LIMITS.UPGRADE_SECONDS} s; it comes back with hello (new firmware) and state 2, then 1.`,
+  upgrade: `Firmware upgrade (codes 37 unsupported version, 38 no new version). With url: download it, check size, sha256, the image header (model, version) and the Ed25519 signature of the statement \`beacon-firmware-v1\\n{model}\\n{version}\\n{size}\\n{sha256}\` before flashing; a failed check is an upgrade-failed event with data.code 5460-5464, then state 6. Reply 0, state 4 (uploading), 5 (upload success) or 6 (upload failed), then 3 (upgrading) and the device closes its connection (no will) for about ${LIMITS.UPGRADE_SECONDS} s; it comes back with hello (new firmware) and state 2, then 1.`,
   'set-password': 'Device password (SPEC.md §5 rule; code 6 when it does not hold).',
   locate: 'Blink the LED for a number of seconds.',
   led: 'Switch the LEDs on or off.',
@@ -78,7 +81,7 @@ const COMMAND_SUMMARY: Record<CommandName, string> = {
   'local-management':
     'Enter (enabled) or leave local management mode; in local mode configuration commands answer 76.',
   'remote-management-open':
-    'Open the local web page for remote management; the reply data holds {url, token, expiresAt}. The server proxies the URL.',
+    'Open the local web page for remote management; the reply data holds {token, expiresAt, path?}. The page is then served through the tunnel on dev/{sn}/down/http and dev/{sn}/up/http, over this same connection: the device accepts no inbound connection and the server connects to no address (a `url` in the reply is ignored).',
   'remote-management-close': 'Close the remote management page.',
   'apply-config': `Apply a whole configuration document under a revision. The device validates it with the SPEC.md §5 rules: failure → reply with the catalogue code and state configStatus failed; success → state 7 while saving (${LIMITS.CONFIG_SAVE_MIN_SECONDS}-${LIMITS.CONFIG_SAVE_MAX_SECONDS} s), then reply 0 and state 1 with the new revision, applied. The device keeps it across restarts.`,
   'get-config':
@@ -220,6 +223,59 @@ export function buildAsyncApi(version = '1.0.0'): Record<string, unknown> {
     bindings: {
       mqtt: { qos: DOWN_PUBLISH_OPTIONS.qos, retain: DOWN_PUBLISH_OPTIONS.retain, bindingVersion: '0.2.0' },
     },
+  };
+
+  // The remote-management tunnel (docs/decisions/0060).
+  schemas.TunnelRequest = jsonSchema(tunnelRequestSchema);
+  schemas.TunnelResponse = jsonSchema(tunnelResponseSchema);
+  messages.tunnelRequest = {
+    name: 'tunnelRequest',
+    title: 'Remote management request',
+    summary:
+      "One request of the administrator's browser for the device's page, while a remote-management session is open. The device checks `token` and the session's end (401 otherwise) and answers on dev/{sn}/up/http.",
+    contentType: 'application/json',
+    payload: ref('#/components/schemas/TunnelRequest'),
+  };
+  messages.tunnelResponse = {
+    name: 'tunnelResponse',
+    title: 'Remote management answer',
+    summary:
+      'One piece of the answer: `seq` 0 carries status, contentType and location (a path on the page); `body` is base64 of at most 196,608 bytes; `more: false` ends it. 16 MiB at most in all; the server waits 15 s.',
+    contentType: 'application/json',
+    payload: ref('#/components/schemas/TunnelResponse'),
+  };
+  channels.httpRequest = {
+    address: 'dev/{sn}/down/http',
+    title: 'Remote management requests',
+    description:
+      'Requests for the local page, carried over the connection the device opened (no inbound connection to the device).',
+    parameters: snParam,
+    messages: { tunnelRequest: ref('#/components/messages/tunnelRequest') },
+  };
+  channels.httpAnswer = {
+    address: 'dev/{sn}/up/http',
+    title: 'Remote management answers',
+    description: 'Answers to dev/{sn}/down/http, in pieces. QoS 0: a lost piece makes the browser retry.',
+    parameters: snParam,
+    messages: { tunnelResponse: ref('#/components/messages/tunnelResponse') },
+  };
+  operations.receiveTunnelRequest = {
+    action: 'receive',
+    channel: ref('#/channels/httpRequest'),
+    summary: 'The device subscribes to dev/{sn}/down/http (with dev/{sn}/down/cmd).',
+    messages: [ref('#/channels/httpRequest/messages/tunnelRequest')],
+    reply: {
+      channel: ref('#/channels/httpAnswer'),
+      messages: [ref('#/channels/httpAnswer/messages/tunnelResponse')],
+    },
+    bindings: { mqtt: { qos: 1, retain: false, bindingVersion: '0.2.0' } },
+  };
+  operations.sendTunnelResponse = {
+    action: 'send',
+    channel: ref('#/channels/httpAnswer'),
+    summary: 'The device publishes the pieces of each answer on dev/{sn}/up/http.',
+    messages: [ref('#/channels/httpAnswer/messages/tunnelResponse')],
+    bindings: { mqtt: { qos: 0, retain: false, bindingVersion: '0.2.0' } },
   };
 
   return {

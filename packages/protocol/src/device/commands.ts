@@ -6,7 +6,7 @@ import { validateDevicePassword } from '../validators/device.ts';
 import { checked } from '../validators/zod.ts';
 import { deviceConfigSchema } from './config.ts';
 import { macSchema } from './messages.ts';
-import { Capability } from './models.ts';
+import { Capability, isFirmwareVersion } from './models.ts';
 
 /** Commands the server sends on `dev/{sn}/down/cmd`. Each carries an id and gets exactly one reply. */
 export const CommandName = {
@@ -37,15 +37,23 @@ export const COMMAND_PARAMS = {
   reboot: empty,
   /** Back to factory settings: configuration revision 0, password and modes to defaults. */
   reset: empty,
+  /**
+   * With `url` (an image uploaded to the console): the device downloads it (HTTP GET, no other
+   * credentials: the address is signed for this device and 15 minutes), checks `size`, `sha256`, the
+   * image header (its model, `version`) and the Ed25519 `signature` of firmwareStatement, and flashes
+   * only if all hold (docs/decisions/0061). Without `url`: a catalogue version the device fetches
+   * from its maker (the simulator pretends).
+   */
   upgrade: z.object({
-    version: z.string().min(1).max(32),
-    /** Where the device downloads the image (HTTP GET); without it the simulator pretends. */
+    version: z.string().min(1).max(32).refine(isFirmwareVersion, 'A semantic version'),
     url: z.string().max(2048).optional(),
     size: z.int().min(1).max(LIMITS.FIRMWARE_MAX_BYTES).optional(),
     sha256: z
       .string()
       .regex(/^[0-9a-f]{64}$/)
       .optional(),
+    /** Base64 of the 64-byte Ed25519 signature of firmwareStatement({model, version, size, sha256}). */
+    signature: z.string().max(128).optional(),
   }),
   'set-password': z.object({ password: checked(z.string().max(64), validateDevicePassword) }),
   locate: z.object({ seconds: z.int().min(1).max(3600).default(60) }),

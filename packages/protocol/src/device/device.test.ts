@@ -50,6 +50,12 @@ describe('topics', () => {
     expect(isDeviceTopicAllowed(SN, 'dev/SIMAP00000000002/up/state', 'publish')).toBe(false);
     expect(isDeviceTopicAllowed(SN, 'dev/+/down/cmd', 'subscribe')).toBe(false);
     expect(isDeviceTopicAllowed(SN, `dev/${SN}/#`, 'subscribe')).toBe(false);
+    // The remote-management tunnel: answers up, requests down, only its own.
+    expect(isDeviceTopicAllowed(SN, `dev/${SN}/up/http`, 'publish')).toBe(true);
+    expect(isDeviceTopicAllowed(SN, `dev/${SN}/down/http`, 'subscribe')).toBe(true);
+    expect(isDeviceTopicAllowed(SN, `dev/${SN}/down/http`, 'publish')).toBe(false);
+    expect(isDeviceTopicAllowed(SN, 'dev/SIMAP00000000002/down/http', 'subscribe')).toBe(false);
+    expect(isDeviceTopicAllowed(SN, 'dev/+/up/http', 'subscribe')).toBe(false);
   });
 });
 

@@ -6,6 +6,7 @@ export * from './config-diff.ts';
 export * from './config-hash.ts';
 export * from './decode.ts';
 export * from './dhcp-server.ts';
+export * from './firmware-signature.ts';
 export * from './limits.ts';
 export * from './messages.ts';
 export * from './models.ts';

@@ -300,18 +300,54 @@ export const modelInfo = (model: string): ModelInfo | undefined => BY_MODEL.get(
 /** Models of one device type, in catalogue order. */
 export const modelsOfType = (type: DeviceType): ModelInfo[] => MODEL_CATALOGUE.filter((m) => m.type === type);
 
-export const latestFirmware = (info: ModelInfo): string => info.firmware[info.firmware.length - 1];
+/** The newest of the model's versions (by semantic-version precedence). */
+export const latestFirmware = (info: ModelInfo): string =>
+  info.firmware.reduce((a, b) => (compareVersions(b, a) > 0 ? b : a));
 
 export const hasCapability = (info: ModelInfo, capability: Capability): boolean =>
   info.capabilities.includes(capability);
 
-/** Compares dotted versions numerically: negative when a < b. */
+/**
+ * A firmware version: semantic versioning 2.0 (MAJOR.MINOR.PATCH, an optional `-pre.release` and
+ * `+build`); a shorter or longer numeric core (`1.2`, `1.2.0.7`) is accepted, missing parts being 0.
+ */
+export const FIRMWARE_VERSION_PATTERN =
+  /^(0|[1-9]\d*)(\.(0|[1-9]\d*))*(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
+
+export const isFirmwareVersion = (v: string): boolean => v.length <= 32 && FIRMWARE_VERSION_PATTERN.test(v);
+
+/**
+ * Compares versions by semantic-versioning precedence: negative when a < b. The numeric core part by
+ * part (missing parts are 0), then a pre-release sorts before its release (`1.2.0-rc.1` < `1.2.0`),
+ * pre-release identifiers numeric before alphanumeric; build metadata is ignored.
+ */
 export function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map(Number);
-  const pb = b.split('.').map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
+  const split = (v: string) => {
+    const noBuild = v.split('+')[0];
+    const dash = noBuild.indexOf('-');
+    const core = (dash < 0 ? noBuild : noBuild.slice(0, dash)).split('.').map(Number);
+    const pre = dash < 0 ? [] : noBuild.slice(dash + 1).split('.');
+    return { core, pre };
+  };
+  const pa = split(a);
+  const pb = split(b);
+  for (let i = 0; i < Math.max(pa.core.length, pb.core.length); i++) {
+    const d = (pa.core[i] ?? 0) - (pb.core[i] ?? 0);
+    if (d !== 0) return Math.sign(d);
+  }
+  if (pa.pre.length === 0 && pb.pre.length === 0) return 0;
+  if (pa.pre.length === 0) return 1;
+  if (pb.pre.length === 0) return -1;
+  for (let i = 0; i < Math.max(pa.pre.length, pb.pre.length); i++) {
+    const x = pa.pre[i];
+    const y = pb.pre[i];
+    if (x === undefined) return -1;
+    if (y === undefined) return 1;
+    const nx = /^\d+$/.test(x);
+    const ny = /^\d+$/.test(y);
+    if (nx && ny && Number(x) !== Number(y)) return Math.sign(Number(x) - Number(y));
+    if (nx !== ny) return nx ? -1 : 1;
+    if (!nx && x !== y) return x < y ? -1 : 1;
   }
   return 0;
 }

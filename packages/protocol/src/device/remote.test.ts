@@ -1,40 +1,47 @@
 import { describe, expect, it } from 'vitest';
-import { remoteOpenReplySchema, remotePageBase, validateRemoteDeviceUrl } from './remote.ts';
+import {
+  remoteOpenReplySchema,
+  remotePageDirectory,
+  TUNNEL_CHUNK_BYTES,
+  tunnelPieces,
+  tunnelRequestSchema,
+  tunnelResponseSchema,
+} from './remote.ts';
 
-describe('the remote page address a device returns', () => {
-  it.each([
-    'http://127.0.0.1:8081/',
-    'https://10.0.0.5/ui/index.html',
-    'http://[::1]:9000/',
-    'http://device.example.net/',
-  ])('accepts %s', (url) => expect(validateRemoteDeviceUrl(url)).toBeNull());
-
-  it.each([
-    'file:///etc/passwd',
-    'javascript:alert(1)',
-    'ftp://127.0.0.1/',
-    'http://u:p@127.0.0.1/',
-    'http://127.0.0.1/?a=1',
-    'http://127.0.0.1/#x',
-    'http://169.254.169.254/latest/',
-    'http://[fe80::1]/',
-    'http://[::ffff:169.254.169.254]/',
-    'http://0.0.0.0/',
-    'http://224.0.0.1/',
-    'http://255.255.255.255/',
-    `http://127.0.0.1/${'a'.repeat(2100)}`,
-    '//127.0.0.1/',
-  ])('refuses %s with 5023', (url) => expect(validateRemoteDeviceUrl(url)?.code).toBe(5023));
-
-  it('the base is the page directory', () => {
-    expect(remotePageBase('http://h:1/ui/index.html').href).toBe('http://h:1/ui/');
-    expect(remotePageBase('http://h:1').href).toBe('http://h:1/');
+describe('the remote-management tunnel messages', () => {
+  it('the open reply needs a printable token; the page path defaults to /', () => {
+    expect(remoteOpenReplySchema.parse({ token: 'abc' }).path).toBe('/');
+    expect(remoteOpenReplySchema.safeParse({ token: 'a\r\nb' }).success).toBe(false);
+    expect(remoteOpenReplySchema.safeParse({}).success).toBe(false);
+    for (const path of ['ui/', '/a/../b', '/a?x=1', 'http://h/'])
+      expect(remoteOpenReplySchema.safeParse({ token: 't', path }).success, path).toBe(false);
   });
 
-  it('the reply needs a printable token', () => {
-    const url = 'http://127.0.0.1:1/';
-    expect(remoteOpenReplySchema.safeParse({ url, token: 'abc' }).success).toBe(true);
-    expect(remoteOpenReplySchema.safeParse({ url, token: 'a\r\nb' }).success).toBe(false);
-    expect(remoteOpenReplySchema.safeParse({ url }).success).toBe(false);
+  it('the page directory', () => {
+    expect(remotePageDirectory('/ui/index.html')).toBe('/ui/');
+    expect(remotePageDirectory('/')).toBe('/');
+  });
+
+  it('requests carry an absolute path without dot segments', () => {
+    const base = { rid: 'r1', token: 't', method: 'GET', ts: 1 };
+    expect(tunnelRequestSchema.safeParse({ ...base, path: '/status.json?x=1' }).success).toBe(true);
+    for (const path of ['//h/x', 'http://h/', '/a/../b', '/a#b', '/a b'])
+      expect(tunnelRequestSchema.safeParse({ ...base, path }).success, path).toBe(path === '//h/x');
+  });
+
+  it('an answer splits into pieces that each validate and join back', () => {
+    const body = new Uint8Array(TUNNEL_CHUNK_BYTES * 2 + 5).map((_, i) => i & 255);
+    const pieces = tunnelPieces('r', { status: 200, contentType: 'text/html', body });
+    expect(pieces.map((p) => [p.seq, p.more])).toEqual([
+      [0, true],
+      [1, true],
+      [2, false],
+    ]);
+    for (const p of pieces) expect(tunnelResponseSchema.safeParse(p).success).toBe(true);
+    const joined = Buffer.concat(pieces.map((p) => Buffer.from(p.body, 'base64')));
+    expect(joined.equals(Buffer.from(body))).toBe(true);
+    expect(tunnelPieces('r', { status: 204, body: new Uint8Array() })).toEqual([
+      { rid: 'r', seq: 0, status: 204, body: '', more: false },
+    ]);
   });
 });

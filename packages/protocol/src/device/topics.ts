@@ -1,7 +1,7 @@
 /**
  * MQTT topics of the device protocol (DESIGN.md "Device protocol (MQTT)"). Every topic sits under the
  * device's own `dev/{sn}/`: the device publishes under `dev/{sn}/up/…` and subscribes to
- * `dev/{sn}/down/cmd`; the broker lets it do nothing else (DESIGN.md invariant 5).
+ * `dev/{sn}/down/cmd` (and `dev/{sn}/down/http`, the remote-management tunnel); the broker lets it do nothing else (DESIGN.md invariant 5).
  */
 
 export const TOPIC_ROOT = 'dev';
@@ -47,6 +47,26 @@ export function deviceTopics(sn: string): DeviceTopics {
   };
 }
 
+/**
+ * The remote-management tunnel (remote.ts, docs/decisions/0060): requests go down on
+ * `dev/{sn}/down/http`, the device's answers come up on `dev/{sn}/up/http`. Not a command (no
+ * recorded outcome, not one at a time) and not ingested: the server instance that holds the
+ * browser's request takes the answer.
+ */
+export const TUNNEL_KIND = 'http';
+export const tunnelDownTopic = (sn: string): string => `${TOPIC_ROOT}/${sn}/down/${TUNNEL_KIND}`;
+export const tunnelUpTopic = (sn: string): string => `${TOPIC_ROOT}/${sn}/up/${TUNNEL_KIND}`;
+/** Every server instance subscribes to this without `$share`: the answer must reach the one waiting. */
+export const SERVER_TUNNEL_FILTER = `${TOPIC_ROOT}/+/up/${TUNNEL_KIND}`;
+
+/** The SN of a tunnel topic in the given direction, or null. */
+export function parseTunnelTopic(topic: string): { sn: string; direction: 'up' | 'down' } | null {
+  const parts = topic.split('/');
+  if (parts.length !== 4 || parts[0] !== TOPIC_ROOT || parts[3] !== TUNNEL_KIND) return null;
+  if (!/^[A-Za-z0-9]+$/.test(parts[1]) || (parts[2] !== 'up' && parts[2] !== 'down')) return null;
+  return { sn: parts[1], direction: parts[2] };
+}
+
 /** What a server subscribes to: every device's up topics. */
 export const SERVER_UP_FILTER = `${TOPIC_ROOT}/+/up/#`;
 /** The same, as a shared subscription so several server instances split the traffic (not on Aedes). */
@@ -77,7 +97,7 @@ export function parseDeviceTopic(topic: string): ParsedTopic | null {
  * subscription are refused, so a device can never read another device's traffic.
  */
 export function isDeviceTopicAllowed(sn: string, topic: string, action: 'publish' | 'subscribe'): boolean {
-  const parsed = parseDeviceTopic(topic);
+  const parsed = parseDeviceTopic(topic) ?? parseTunnelTopic(topic);
   if (!parsed || parsed.sn !== sn) return false;
   return action === 'publish' ? parsed.direction === 'up' : parsed.direction === 'down';
 }

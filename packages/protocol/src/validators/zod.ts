@@ -20,7 +20,13 @@ export function failureFromZod(error: z.ZodError): Failure {
   let message: string | undefined;
   for (const issue of error.issues) {
     const path = issue.path.join('.') || '_';
-    if (!(path in fields)) fields[path] = issue.message;
+    // A field the API does not know (a strict body): named, so the caller sees which one.
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const at = [...issue.path, key].join('.');
+        if (!(at in fields)) fields[at] = 'Unknown field';
+      }
+    } else if (!(path in fields)) fields[path] = issue.message;
     const issueCode = (issue as { params?: { code?: number } }).params?.code;
     if (message === undefined) {
       message = issue.message;

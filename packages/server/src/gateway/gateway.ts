@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DeviceStatus, SERVER_UP_FILTER } from '@beacon/protocol';
+import { DeviceStatus, SERVER_TUNNEL_FILTER, SERVER_UP_FILTER } from '@beacon/protocol';
 import { notInArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { alarmsFromStoredEvents } from '../alarms/raise.ts';
@@ -14,6 +14,8 @@ import { EmbeddedBroker } from './broker.ts';
 import { CommandService } from './commands.ts';
 import { Ingest } from './ingest.ts';
 import { ServerLink } from './link.ts';
+import { upgradeFailuresFromEvents } from './outcomes.ts';
+import { RemoteTunnel } from './tunnel.ts';
 
 /**
  * The device gateway (DESIGN.md "Device protocol (MQTT)"): the broker (embedded Aedes unless
@@ -29,6 +31,8 @@ export class Gateway {
     readonly broker: EmbeddedBroker | null,
     /** Where devices connect: the embedded broker's URL, or MQTT_URL. */
     readonly brokerUrl: string,
+    /** Remote management's requests to devices over their own links (docs/decisions/0060). */
+    readonly tunnel: RemoteTunnel,
   ) {}
 
   static async start(deps: {
@@ -43,7 +47,7 @@ export class Gateway {
     let url = config.mqttUrl;
     let username = config.mqttUsername;
     let password = config.mqttPassword;
-    let filter = SERVER_UP_FILTER;
+    let filter: string | string[] = SERVER_UP_FILTER;
     if (!url) {
       username = username ?? 'beacon-server';
       password = password ?? randomBytes(24).toString('base64url');
@@ -63,7 +67,8 @@ export class Gateway {
         .where(notInArray(deviceState.status, [DeviceStatus.OFFLINE, DeviceStatus.OFFLINE_VARIANT]));
     } else if (config.mqttShareGroup) {
       // Several server instances split the device traffic (not on Aedes, which ignores $share).
-      filter = `$share/${config.mqttShareGroup}/${SERVER_UP_FILTER}`;
+      // The tunnel's answers go to every instance: the one holding the browser's request takes them.
+      filter = [`$share/${config.mqttShareGroup}/${SERVER_UP_FILTER}`, SERVER_TUNNEL_FILTER];
     }
     let link: ServerLink | null = null;
     if (!config.secretKey) {
@@ -101,13 +106,17 @@ export class Gateway {
     );
     // Device events raise alarms in the transaction that stores them (docs/alarms.md).
     ingest.onDeviceEvents.push(alarmsFromStoredEvents(deps.now));
+    // A failed firmware check gives the upgrade its code (docs/decisions/0061).
+    ingest.onDeviceEvents.push(upgradeFailuresFromEvents);
+    const tunnel = new RemoteTunnel((topic, payload) => link!.publish(topic, payload, 1));
     link = new ServerLink({
       url,
       username,
       password,
       filter,
       log,
-      onMessage: (topic, payload) => ingest.accept(topic, payload),
+      onMessage: (topic, payload) =>
+        RemoteTunnel.isAnswer(topic) ? tunnel.accept(topic, payload) : ingest.accept(topic, payload),
     });
     try {
       await link.start();
@@ -117,7 +126,7 @@ export class Gateway {
       throw err;
     }
     commands.start();
-    return new Gateway(link, ingest, commands, broker, url);
+    return new Gateway(link, ingest, commands, broker, url, tunnel);
   }
 
   /**
@@ -126,6 +135,7 @@ export class Gateway {
    * The broker stays up until close(), so devices are not cut off while HTTP drains.
    */
   async stopIntake(): Promise<void> {
+    this.tunnel.close();
     await this.link.close();
     await this.ingest.close();
     await this.commands.close();

@@ -6,8 +6,11 @@ export interface ServerLinkOptions {
   url: string;
   username?: string;
   password?: string;
-  /** What to subscribe to after every (re)connection, e.g. dev/+/up/# or $share/beacon/dev/+/up/#. */
-  filter: string;
+  /**
+   * What to subscribe to after every (re)connection, e.g. dev/+/up/# or $share/beacon/dev/+/up/#,
+   * and dev/+/up/http (the tunnel's answers, to every instance).
+   */
+  filter: string | string[];
   onMessage(topic: string, payload: Buffer): void;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'debug'>;
 }
@@ -49,7 +52,8 @@ export class ServerLink {
         if (first) reject(new Error(`could not connect to the MQTT broker at ${this.o.url}`));
       }, timeoutMs);
       client.on('connect', () => {
-        client.subscribe(this.o.filter, { qos: 1 }, (err, granted) => {
+        const filters = typeof this.o.filter === 'string' ? [this.o.filter] : this.o.filter;
+        client.subscribe(filters, { qos: 1 }, (err, granted) => {
           if (err || granted?.some((g) => g.qos === 128)) {
             this.o.log.warn({ err: err?.message, filter: this.o.filter }, 'mqtt: subscription refused');
             return;

@@ -6,12 +6,14 @@ import {
   type FinalOutcomeView,
   FinalState,
   FOLLOWED_COMMANDS,
+  isKnownCode,
 } from '@beacon/protocol';
-import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { deviceCommands } from '../db/schema.ts';
 import type { DeviceRow } from '../devices/row.ts';
 import { type BusEvent, publishEvents } from '../events/bus.ts';
+import type { DeviceEventListener } from '../logs/device-events.ts';
 
 /**
  * Final outcomes (docs/decisions/0027). A reboot, reset or upgrade that the device answers with 0
@@ -212,3 +214,50 @@ export async function timeOutFinalOutcomes(
     .returning();
   await publishFinal(tx, rows);
 }
+
+/**
+ * A device that refuses an image after accepting the upgrade (size, checksum, header or signature,
+ * docs/decisions/0061) says which check failed in its `upgrade-failed` event (`data.code`): the
+ * upgrade's final outcome takes that code instead of the general 5111, whichever of the event and
+ * the upload-failed state is written first.
+ */
+export const upgradeFailuresFromEvents: DeviceEventListener = async (tx, events) => {
+  const written: CommandRow[] = [];
+  for (const e of events) {
+    if (e.event !== 'upgrade-failed') continue;
+    const code = (e.data as { code?: unknown } | null)?.code;
+    if (typeof code !== 'number' || !isKnownCode(code) || code === 0) continue;
+    const [latest] = await tx
+      .select({ id: deviceCommands.id })
+      .from(deviceCommands)
+      .where(
+        and(
+          eq(deviceCommands.sn, e.sn),
+          eq(deviceCommands.name, 'upgrade'),
+          or(
+            eq(deviceCommands.finalState, FinalState.PENDING),
+            and(
+              eq(deviceCommands.finalState, FinalState.FAILED),
+              eq(deviceCommands.finalCode, Codes.UPGRADE_FAILED),
+            ),
+            and(eq(deviceCommands.state, CommandState.SENT), isNull(deviceCommands.finalState)),
+          ),
+        ),
+      )
+      .orderBy(desc(deviceCommands.createdAt))
+      .limit(1);
+    if (!latest) continue;
+    const [row] = await tx
+      .update(deviceCommands)
+      .set({
+        finalState: FinalState.FAILED,
+        finalCode: code,
+        finalMessage: errorMessage(code),
+        finalAt: e.at,
+      })
+      .where(eq(deviceCommands.id, latest.id))
+      .returning();
+    if (row) written.push(row);
+  }
+  await publishFinal(tx, written);
+};

@@ -11,7 +11,7 @@ import {
   routeUrl,
   validateFirmwareFile,
 } from '@beacon/protocol';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { firmwareImages } from '../db/schema.ts';
 
@@ -93,6 +93,28 @@ export async function findFirmware(
     .select(FIRMWARE_META)
     .from(firmwareImages)
     .where(and(eq(firmwareImages.id, id), eq(firmwareImages.projectId, projectId)));
+  return row ?? null;
+}
+
+/** The newest image of the project for this model and version, without its bytes (or null). */
+export async function findImageOf(
+  db: DbOrTx,
+  projectId: number,
+  model: string,
+  version: string,
+): Promise<Omit<FirmwareRow, 'data'> | null> {
+  const [row] = await db
+    .select(FIRMWARE_META)
+    .from(firmwareImages)
+    .where(
+      and(
+        eq(firmwareImages.projectId, projectId),
+        eq(firmwareImages.model, model),
+        eq(firmwareImages.version, version),
+      ),
+    )
+    .orderBy(desc(firmwareImages.id))
+    .limit(1);
   return row ?? null;
 }
 

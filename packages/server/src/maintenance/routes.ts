@@ -3,6 +3,7 @@ import { AppError, Codes, DEVICE_ROUTES, ok as envelope, LIMITS, PLATFORM_ROUTES
 import type { FastifyRequest } from 'fastify';
 import { callerOf, requireAccount } from '../auth/principal.ts';
 import type { Deps } from '../deps.ts';
+import type { TunnelAnswer } from '../gateway/tunnel.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
 import { readOneFile } from '../http/upload.ts';
@@ -12,13 +13,11 @@ import { firmwareFile, storeFirmware } from './firmware-store.ts';
 import { closeRemoteSession, findOpenRemoteSession, remoteSessionLapse } from './remote.ts';
 import { remotePath } from './remote-holder.ts';
 import {
-  type DeviceAnswer,
   outsideDevicePage,
   proxiedLocation,
-  proxyTarget,
   REMOTE_PAGE_CSP,
   rawRemainder,
-  requestDevicePage,
+  tunnelTarget,
 } from './remote-proxy.ts';
 import { runAction } from './service.ts';
 import { maintenanceView } from './view.ts';
@@ -169,16 +168,22 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
       throw lapse;
     }
     const raw = rawRemainder(request.url, session.token);
-    const target = raw && proxyTarget(session.deviceUrl, raw.rest, raw.query);
+    const target = raw && tunnelTarget(session.pagePath, raw.rest, raw.query);
     if (!target) throw outsideDevicePage();
-    let res: DeviceAnswer;
+    let res: TunnelAnswer;
     try {
-      // Only the device's own token: never the console's cookies or the caller's headers. The
-      // forwarding headers make loopback-only routes (the dev outbox) refuse the request.
-      res = await requestDevicePage(target, {
-        authorization: `Bearer ${session.deviceToken}`,
-        'x-forwarded-for': request.ip,
-        forwarded: `for="${request.ip}"`,
+      // Over the device's own MQTT link (docs/decisions/0060): the server opens no connection. Only
+      // the device's own token goes along, never the console's cookies or the caller's headers.
+      const accept = request.headers.accept;
+      const language = request.headers['accept-language'];
+      res = await deps.gateway.tunnel.request(session.sn, {
+        token: session.deviceToken,
+        method: request.method === 'HEAD' ? 'HEAD' : 'GET',
+        path: target,
+        headers: {
+          ...(accept ? { accept: accept.slice(0, 256) } : {}),
+          ...(language ? { acceptLanguage: language.slice(0, 256) } : {}),
+        },
       });
     } catch {
       throw new AppError(Codes.REMOTE_LOGIN_TIMEOUT);
@@ -190,7 +195,7 @@ export async function maintenanceRoutes(app: App, deps: Deps): Promise<void> {
       .header('x-robots-tag', 'noindex');
     if (res.status >= 300 && res.status < 400) {
       const to =
-        res.location && proxiedLocation(session.deviceUrl, res.location, target, remotePath(session.token));
+        res.location && proxiedLocation(session.pagePath, res.location, target, remotePath(session.token));
       if (!to) throw new AppError(Codes.REMOTE_FAILED, 'The device redirected outside its page');
       return reply.status(res.status).header('location', to).send();
     }

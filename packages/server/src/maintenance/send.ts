@@ -9,12 +9,13 @@ import {
   type MaintenanceAction,
   RemoteManageState,
   remoteOpenReplySchema,
+  signFirmware,
 } from '@beacon/protocol';
 import { remoteSessions } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import type { DeviceRow } from '../devices/row.ts';
 import type { CommandActor, CommandOutcome, CommandScope } from '../gateway/commands.ts';
-import { downloadUrl } from './firmware.ts';
+import { downloadUrl, findImageOf } from './firmware.ts';
 import { recordRefusals } from './refusals.ts';
 import { closeDeviceRemoteSessions } from './remote.ts';
 import { REMOTE_BUSY, remoteHolder, remotePath, stripSecrets } from './remote-holder.ts';
@@ -29,7 +30,7 @@ export async function send(
   params: Record<string, unknown>,
   actor: CommandActor,
   options: RunOptions & { ownerId: number },
-  firmware: { id: number; version: string; size: number; sha256: string } | null,
+  chosen: { id: number; model: string; version: string; size: number; sha256: string } | null,
   copy: { source: DeviceRow; document: DeviceConfigInput } | null,
   scope: CommandScope,
 ): Promise<ActionResultView> {
@@ -38,12 +39,18 @@ export async function send(
   const commands = deps.gateway.commands;
   switch (action) {
     case 'upgrade': {
+      // A catalogue version that the project has an image of goes as that image: the device then
+      // checks what it flashes (docs/decisions/0061).
+      const firmware =
+        chosen ??
+        (await findImageOf(deps.database.db, device.projectId!, device.model, params.version as string));
       const p: CommandParamsInput<'upgrade'> = firmware
         ? {
             version: firmware.version,
             url: downloadUrl(deps.config.factoryKey, options.origin, firmware.id, sn, deps.now()),
             size: firmware.size,
             sha256: firmware.sha256,
+            signature: await signFirmware(deps.config.firmwareKey, firmware),
           }
         : { version: params.version as string };
       outcome = await commands.send(sn, 'upgrade', p, actor, { scope });
@@ -128,7 +135,8 @@ export async function send(
         { scope },
       );
       if (outcome.code === 0) {
-        // The device names the page the proxy will reach: checked before any session exists.
+        // The device gives its page's token and path (a URL is not used: the page is reached over
+        // the device's own link, docs/decisions/0060); checked before any session exists.
         const reply = remoteOpenReplySchema.safeParse(outcome.data);
         if (!reply.success) {
           return {
@@ -149,7 +157,7 @@ export async function send(
           sn,
           projectId: device.projectId!,
           accountId: actor.accountId!,
-          deviceUrl: data.url,
+          pagePath: data.path,
           deviceToken: data.token,
           expiresAt,
           createdAt: deps.now(),

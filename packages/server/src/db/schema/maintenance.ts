@@ -51,8 +51,9 @@ export const firmwareImages = pgTable(
 );
 
 /**
- * Remote management sessions: the device's local page (its URL and bearer token) reached through
- * the server's own expiring address /api/v1/remote/{token}/, for the account that opened it.
+ * Remote management sessions: the device's local page (its path and bearer token) reached through
+ * the server's own expiring address /api/v1/remote/{token}/, for the account that opened it, and
+ * carried over the device's own MQTT link (docs/decisions/0060).
  */
 export const remoteSessions = pgTable(
   'remote_sessions',
@@ -69,7 +70,8 @@ export const remoteSessions = pgTable(
     accountId: integer('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
-    deviceUrl: text('device_url').notNull(),
+    /** The page's path on the device (`/` by default); every request stays under its directory. */
+    pagePath: text('page_path').notNull(),
     deviceToken: text('device_token').notNull(),
     expiresAt: tstz('expires_at').notNull(),
     closedAt: tstz('closed_at'),

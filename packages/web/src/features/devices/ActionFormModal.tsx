@@ -1,5 +1,11 @@
 import { UploadOutlined } from '@ant-design/icons';
-import { type DeviceView, type MaintenanceAction, modelInfo, validateDevicePassword } from '@beacon/protocol';
+import {
+  type DeviceView,
+  type MaintenanceAction,
+  modelInfo,
+  validateClientMac,
+  validateDevicePassword,
+} from '@beacon/protocol';
 import { useQuery } from '@tanstack/react-query';
 import {
   Button,
@@ -15,6 +21,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { checkRule } from '../../forms/checkRule.ts';
 import { EnterSubmits } from '../../forms/EnterSubmits.tsx';
 import { useFormSubmit } from '../../forms/useFormSubmit.ts';
 import { showError } from '../../state/feedback.ts';
@@ -79,7 +86,12 @@ export function ActionFormModal({
       case 'reboot-schedule':
         return onSubmit('reboot-schedule', scheduleParams(v));
       case 'rate-limit':
-        return onSubmit('rate-limit', { upKbps: v.upKbps, downKbps: v.downKbps });
+        return onSubmit('rate-limit', {
+          upKbps: v.upKbps,
+          downKbps: v.downKbps,
+          // With a client, the device limits that client only; without, the whole device.
+          ...(v.clientMac?.trim() ? { clientMac: v.clientMac.trim().toUpperCase() } : {}),
+        });
       case 'poe-reboot':
         return onSubmit('poe-reboot', { ports: v.ports ?? [] });
       case 'cpe-mode':
@@ -201,6 +213,13 @@ export function ActionFormModal({
               rules={[{ required: true }]}
             >
               <InputNumber min={0} max={10_000_000} precision={0} addonAfter="Kbps" data-testid="rate-down" />
+            </Form.Item>
+            <Form.Item
+              name="clientMac"
+              label={t('devices.rateClient')}
+              rules={[checkRule(validateClientMac, true)]}
+            >
+              <Input placeholder="AA:BB:CC:DD:EE:FF" data-testid="rate-client" autoComplete="off" />
             </Form.Item>
             <p>{t('devices.rateHelp')}</p>
           </>
