@@ -43,7 +43,10 @@ describe('API paths in the web client', () => {
     expect(apiLiterals(probe).length).toBeGreaterThan(0);
   });
 
-  it("no '/api/v1' string outside src/api/: call routes with callRoute from the protocol tables", () => {
+  // Parses every source file with the TypeScript compiler: seconds on a loaded runner.
+  it("no '/api/v1' string outside src/api/: call routes with callRoute from the protocol tables", {
+    timeout: 60_000,
+  }, () => {
     const offenders = sourceFiles(SRC).flatMap(apiLiterals);
     expect(
       offenders,
