@@ -66,6 +66,8 @@ const IP_CONFLICT_CHANCE = 1 / 2000;
 /** How the device core reaches the network (MQTT in production, memory in unit tests). */
 export interface Link {
   readonly connected: boolean;
+  /** When the current connection was made (the ts of its last will); 0 before the first. */
+  readonly connectedAt?: number;
   publish(kind: UpKind, payload: object): void;
   /** One piece of a remote-management answer on `dev/{sn}/up/http` (QoS 0: the browser retries). */
   publishTunnel(payload: TunnelResponse): void;
@@ -312,6 +314,7 @@ export class DeviceCore {
         : {}),
       ...(d.cpeMode ? { cpeMode: d.cpeMode } : {}),
       protocol: 1,
+      ...(this.link?.connectedAt ? { connectedAt: this.link.connectedAt } : {}),
       ts: Date.now(),
     };
   }

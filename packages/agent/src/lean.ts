@@ -135,6 +135,8 @@ export class LeanMqttLink {
   private lastPing = 0;
   private outbox: { kind: UpKind; payload: string }[] | null = null;
   connected = false;
+  /** When the current (or last) connection was made: its will's ts, announced in the hello. */
+  connectedAt = 0;
   connections = 0;
 
   constructor(private readonly o: LeanLinkOptions) {
@@ -143,6 +145,7 @@ export class LeanMqttLink {
 
   /** CONNECT of this connection: the will carries the time it was made (as MqttLink's does). */
   private connectPacket(): Buffer {
+    this.connectedAt = Date.now();
     return connectPacket({
       clientId: this.o.sn,
       username: this.o.sn,
@@ -150,7 +153,7 @@ export class LeanMqttLink {
       keepalive: this.o.keepalive,
       will: {
         topic: this.topics.state,
-        payload: Buffer.from(JSON.stringify(lastWillPayload())),
+        payload: Buffer.from(JSON.stringify(lastWillPayload(this.connectedAt))),
         qos: 1,
         retain: true,
       },

@@ -44,6 +44,8 @@ export class MqttLink implements Link {
   private deaf = false;
   private outbox: { kind: UpKind; payload: string }[] = [];
   connected = false;
+  /** When the current (or last) connection was made: its will's ts, announced in the hello. */
+  connectedAt = 0;
   /** Successful connections so far. */
   connections = 0;
 
@@ -57,6 +59,7 @@ export class MqttLink implements Link {
 
   private connect(): void {
     if (this.stopped || this.suspended) return;
+    this.connectedAt = Date.now();
     const client = mqtt.connect(this.o.url, {
       clientId: this.o.sn,
       username: this.o.sn,
@@ -68,7 +71,7 @@ export class MqttLink implements Link {
       connectTimeout: 15_000,
       will: {
         topic: this.topics.state,
-        payload: Buffer.from(JSON.stringify(lastWillPayload())),
+        payload: Buffer.from(JSON.stringify(lastWillPayload(this.connectedAt))),
         qos: 1,
         retain: true,
       },

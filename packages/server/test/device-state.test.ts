@@ -1,9 +1,16 @@
 import type { SimulatedDevice } from '@beacon/agent';
-import type { DeviceDetailView } from '@beacon/protocol';
+import { type DeviceDetailView, lastWillPayload } from '@beacon/protocol';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices } from '../src/db/schema.ts';
-import { EventCollector, insertProject, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
+import {
+  deviceRow,
+  EventCollector,
+  insertProject,
+  simulateOnline,
+  testSn,
+  waitFor,
+} from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
 
@@ -80,6 +87,36 @@ describe('device state apart from inventory', () => {
       `/projects/${projectId}/devices?status=online&sort=ip`,
     );
     expect(list.body.data.items.map((d) => [d.sn, d.status])).toEqual([[sn, 1]]);
+  });
+
+  it('a last will of an earlier connection, delivered after the reconnect, leaves the device online', async () => {
+    const sn = testSn('W');
+    const device = await simulateOnline(server, sn, { model: 'BA-W1200C' });
+    running.push(device);
+    await server.database.db.update(devices).set({ projectId }).where(eq(devices.sn, sn));
+    const row = await waitFor(async () => {
+      const r = await deviceRow(server, sn);
+      return r?.status === 1 && r.connectedAt ? r : null;
+    }, 'online with the hello of its connection');
+    const connectedAt = row.connectedAt!.getTime();
+    const topic = `dev/${sn}/up/state`;
+    await waitFor(async () => (await view(sn)).telemetryAt, 'a first telemetry');
+    // The broker hands over the will of the connection before this one only now.
+    await device.publishRaw(topic, JSON.stringify(lastWillPayload(connectedAt - 5_000)));
+    // Two telemetry reports later the will has been read (the device reports every 500 ms).
+    const seen = (await view(sn)).telemetryAt!;
+    const next = await waitFor(async () => {
+      const t = (await view(sn)).telemetryAt;
+      return t && t > seen ? t : null;
+    }, 'a telemetry after the stale will');
+    await waitFor(async () => {
+      const t = (await view(sn)).telemetryAt;
+      return t && t > next ? t : null;
+    }, 'a second telemetry after the stale will');
+    expect((await deviceRow(server, sn))?.status).toBe(1);
+    // The will of the connection it is on now is believed.
+    await device.publishRaw(topic, JSON.stringify(lastWillPayload(connectedAt)));
+    await waitFor(async () => (await deviceRow(server, sn))?.status === 0, 'offline by its own will');
   });
 
   it('an administrator renaming the device writes the inventory row', async () => {

@@ -80,6 +80,11 @@ export const helloSchema = z.object({
   cpeMode: cpeModeSchema.optional(),
   meshRole: meshRoleSchema.optional(),
   protocol: z.literal(1).describe('Protocol version'),
+  connectedAt: ts
+    .optional()
+    .describe(
+      'When this MQTT connection was made (device clock): the ts of the last will it registered. A will of an earlier connection that the broker delivers after this hello is then ignored',
+    ),
   ts,
 });
 export type Hello = z.infer<typeof helloSchema>;

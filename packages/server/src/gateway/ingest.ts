@@ -109,6 +109,7 @@ const HELLO_STATE_COLUMNS = [
   'meshRole',
   'cpeMode',
   'bootId',
+  'connectedAt',
   'uptime',
   'reportedRevision',
   'lastSeenAt',
@@ -684,6 +685,9 @@ export class Ingest {
         if (!current) return null;
         if (isLastWill(s)) {
           if (isOfflineStatus(current.status)) return null;
+          // The will of a connection older than the one whose hello we have: the broker delivered
+          // it late (after the reconnect); the device is here.
+          if (current.connectedAt && s.ts < current.connectedAt.getTime()) return null;
           const row: DeviceRow = {
             ...current,
             status: DeviceStatus.OFFLINE,
@@ -876,6 +880,7 @@ function reportedOf(h: Hello, now: Date) {
     meshRole: h.meshRole ?? null,
     cpeMode: h.cpeMode ?? null,
     bootId: h.bootId,
+    connectedAt: h.connectedAt === undefined ? null : new Date(h.connectedAt),
     uptime: h.uptime,
     reportedRevision: h.revision,
     lastSeenAt: now,

@@ -111,6 +111,8 @@ export const deviceState = pgTable('device_state', {
   cpeMode: text('cpe_mode'),
   bootId: text('boot_id'),
   uptime: integer('uptime'),
+  /** When the device's current MQTT connection was made, as its hello says (device clock): a last will stamped earlier is of a connection gone before. */
+  connectedAt: tstz('connected_at'),
   uplinkSn: text('uplink_sn'),
   uplinkPort: integer('uplink_port'),
   ports: jsonb('ports').$type<unknown[]>().notNull().default([]),
