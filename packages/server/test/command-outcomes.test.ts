@@ -138,7 +138,7 @@ describe('final outcomes of accepted commands', () => {
     expect((await deviceRow(server, ap.sn))?.firmware).toBe('4.4.0');
   });
 
-  it('upgrade: failed (5111) when the device reports that the image did not arrive intact', async () => {
+  it("upgrade: failed with the device's own code (5462) when the image did not arrive intact", async () => {
     const ap = await device(0.01);
     const form = new FormData();
     form.append('file', new Blob([buildFirmwareImage('BA-W1200C', '4.4.0', 4096)]), 'ap.bin');
@@ -157,10 +157,11 @@ describe('final outcomes of accepted commands', () => {
     expect(res.body.data.code).toBe(0);
     const id = res.body.data.commandId!;
     await waitFor(async () => (await command(id)).final?.state === 'failed', 'upgrade failed', 15_000);
+    // The device names the check that failed (docs/decisions/0061): the checksum.
     expect((await command(id)).final).toMatchObject({
       state: 'failed',
-      code: 5111,
-      message: 'The upgrade failed on the device',
+      code: 5462,
+      message: 'The firmware image checksum does not match',
     });
     expect((await command(id)).state).toBe('success');
   });
@@ -168,9 +169,17 @@ describe('final outcomes of accepted commands', () => {
   it('timeout (5110) when the device never comes back and the away watchdog gives up', async () => {
     // timeScale 0.05: away for 15 s writing flash; it dies meanwhile.
     const ap = await device(0.05);
-    const res = await action(ap.sn, 'upgrade', { version: '4.4.0' });
+    // 4.3.1: the project has no uploaded image of it (the test above spoiled its 4.4.0 on purpose),
+    // so the device fetches the catalogue's own.
+    const res = await action(ap.sn, 'upgrade', { version: '4.3.1' });
     const id = res.body.data.commandId!;
-    await waitFor(async () => (await deviceRow(server, ap.sn))?.status === 3 && !ap.connected, 'away');
+    await waitFor(async () => {
+      const row = await deviceRow(server, ap.sn);
+      const c = await command(id);
+      if (c.final && c.final.state !== 'pending')
+        throw new Error(`upgrade ended early: ${JSON.stringify(c.final)}`);
+      return row?.status === 3 && !ap.connected;
+    }, 'away');
     await ap.kill();
     expect((await command(id)).final?.state).toBe('pending');
     server.clock.advance(DEADLINE_S * 1000 + 60_000);
