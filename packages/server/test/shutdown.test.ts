@@ -112,6 +112,8 @@ describe('shutdown of the process (src/main.ts)', () => {
       BEACON_FACTORY_KEY: 'shutdown-test-factory-key',
       // Set, as in production: without it the server warns at start (and this test wants none).
       BEACON_SECRET_KEY: 'shutdown-test-secret-key',
+      // Likewise the firmware signing seed (an Ed25519 seed, 64 hex characters).
+      BEACON_FIRMWARE_KEY: '5e'.repeat(32),
     };
     const first = new ServerProcess(env);
     running.push(first);

@@ -70,6 +70,8 @@ export class CommandDispatcher {
   private sweeper: NodeJS.Timeout | null = null;
   private readonly unsubscribe: () => void;
   protected closed = false;
+  /** The server is shutting down (stopIntake): the link may already be gone. */
+  private quiescing = false;
 
   /** What writing an outcome needs of the deps (command-outcome-store.ts). */
   private get clock(): OutcomeClock {
@@ -96,6 +98,14 @@ export class CommandDispatcher {
    * commands this instance still waits for, so each ends now as a timeout (5025, recorded — the
    * database is still open) and its caller gets that outcome. Later sends throw 2000.
    */
+  /**
+   * First step of a shutdown, before the link leaves: a command that can no longer be published is
+   * expected then (it ends at close(); the convergence job re-sends configurations after a restart).
+   */
+  quiesce(): void {
+    this.quiescing = true;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -210,7 +220,9 @@ export class CommandDispatcher {
     const expiresAt = Date.now() + timeoutMs;
     const payload = JSON.stringify(makeCommand(name, params as never, id, { expiresAt }));
     this.d.publish(downTopic(sn), payload).catch((err) => {
-      this.d.log.warn({ err: (err as Error).message, sn, id }, 'command publish failed; it will time out');
+      const fields = { err: (err as Error).message, sn, id };
+      if (this.quiescing) this.d.log.debug(fields, 'command not published: the server is shutting down');
+      else this.d.log.warn(fields, 'command publish failed; it will time out');
     });
     const timer = setTimeout(() => {
       this.timers.delete(timer);

@@ -135,6 +135,7 @@ export class Gateway {
    * The broker stays up until close(), so devices are not cut off while HTTP drains.
    */
   async stopIntake(): Promise<void> {
+    this.commands.quiesce();
     this.tunnel.close();
     await this.link.close();
     await this.ingest.close();
