@@ -15,7 +15,13 @@ const VIEWPORTS = [
  * when the poll gives up.
  */
 const expectAccessible = (page: Page, screen: string) =>
-  expect.poll(() => axeViolations(page), { timeout: 15_000, interval: 500, message: screen }).toEqual([]);
+  expect
+    .poll(() => axeViolations(page).then((v) => (v.length ? [`${screen}: ${v.join(' | ')}`] : v)), {
+      timeout: 15_000,
+      interval: 500,
+      message: screen,
+    })
+    .toEqual([]);
 
 async function visit(page: Page, path: string): Promise<void> {
   await page.goto(path);

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { SolutionSummary } from '@beacon/protocol';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { call, signUpByApi } from './helpers/account.ts';
+import { call, PASSWORD, signUpByApi } from './helpers/account.ts';
 import { axeViolations } from './helpers/axe.ts';
 import { hasChromium, useBrowser } from './helpers/browser.ts';
 
@@ -94,5 +94,42 @@ describe.runIf(hasChromium())('the solution generator in Chromium', () => {
     await page.keyboard.press('Enter');
     await poll(() => page.getByTestId('models-table').getByText('BA-O1800').count()).toBe(1);
     await poll(() => page.getByTestId('models-table').getByText('BS-S2024P').count()).toBe(0);
+  });
+
+  it('lets a manufacturer account add a model, and refuses one that exists', {
+    timeout: 120_000,
+  }, async () => {
+    const owner = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await signUpByApi(owner, `e2e-maker-owner-${Date.now()}@example.com`);
+    // A subordinate account with the manufacturer role (SPEC.md §6 role 2) signs in on its own.
+    const email = `e2e-maker-${Date.now()}@example.com`;
+    const created = await call(owner, 'POST', '/account/subordinates', {
+      email,
+      nick: 'Maker',
+      password: PASSWORD,
+      role: 2,
+    });
+    expect(created.code).toBe(0);
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto('/login');
+    expect((await call(page, 'POST', '/auth/login', { account: email, password: PASSWORD })).code).toBe(0);
+    await page.goto('/models');
+    const model = `E2E-M${Date.now().toString(36).toUpperCase()}`;
+    for (const name of [model, 'BA-W1200C']) {
+      await page.getByTestId('model-upload-open').click();
+      await page.locator('#model-model').fill(name);
+      await page.locator('#model-brand').fill('Acme');
+      await page.locator('#model-ports').fill('2');
+      if (name === model) await poll(() => axeViolations(page), 15_000).toEqual([]);
+      await page.getByTestId('model-upload-save').click();
+      if (name === model) {
+        await page.getByTestId('model-upload-save').waitFor({ state: 'detached' });
+        await page.getByTestId('models-search').locator('input').fill(model);
+        await page.keyboard.press('Enter');
+        await poll(() => page.getByTestId('models-table').getByText('Acme').count()).toBe(1);
+      } else {
+        await poll(() => page.getByTestId('model-upload-error').textContent()).toMatch(/already exists/i);
+      }
+    }
   });
 });

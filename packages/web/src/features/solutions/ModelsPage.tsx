@@ -1,11 +1,14 @@
-import { DEVICE_TYPES } from '@beacon/protocol';
+import { PlusOutlined } from '@ant-design/icons';
+import { AccountRole, DEVICE_TYPES } from '@beacon/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { Card, Input, Select, Space, Table, Tag } from 'antd';
+import { Button, Card, Input, Select, Space, Table, Tag } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useKeyboardScroll } from '../../components/useKeyboardScroll.ts';
 import { PageTitle } from '../../layout/PageTitle.tsx';
+import { useSession } from '../../session/session.ts';
 import { solutionsApi } from './api.ts';
+import { ModelUploadModal } from './ModelUploadModal.tsx';
 
 /** /models — every model the console manages: type, capabilities, image; searchable. */
 export function ModelsPage() {
@@ -14,6 +17,9 @@ export function ModelsPage() {
   useKeyboardScroll(tableBox, t('models.title'));
   const [q, setQ] = useState('');
   const [type, setType] = useState<string | undefined>();
+  const [adding, setAdding] = useState(false);
+  // Only a manufacturer account adds models (decision 0055; the server refuses others with 5402).
+  const manufacturer = useSession().data?.account.role === AccountRole.MANUFACTURER;
   const models = useQuery({
     queryKey: ['models', q, type],
     queryFn: () => solutionsApi.models({ q: q || undefined, type }),
@@ -40,7 +46,20 @@ export function ModelsPage() {
             options={DEVICE_TYPES.map((d) => ({ value: d, label: d }))}
             style={{ width: 160 }}
           />
+          {manufacturer && (
+            <Button icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="model-upload-open">
+              {t('models.add')}
+            </Button>
+          )}
         </Space>
+        {adding && (
+          <ModelUploadModal
+            onClose={(added) => {
+              setAdding(false);
+              if (added) void models.refetch();
+            }}
+          />
+        )}
         <div ref={tableBox}>
           <Table
             rowKey="model"

@@ -175,7 +175,7 @@ function SolutionEditor({ existing }: { existing?: SolutionView }) {
                 </Form.Item>
               </Col>
               <Col xs={24} md={12}>
-                <Form.Item name="scenario" label={t('solutions.scenario')}>
+                <Form.Item name="scenario" label={t('solutions.scenario')} htmlFor="solution-scenario">
                   <ScenarioSelect id="solution-scenario" />
                 </Form.Item>
               </Col>

@@ -1,6 +1,7 @@
 import {
   MODEL_ROUTES,
   type ModelListQuery,
+  type ModelUploadBody,
   type PivotQuery,
   SOLUTION_ROUTES as R,
   REPORT_ROUTES,
@@ -32,6 +33,7 @@ export const solutionsApi = {
   deviceExportUrl: (projectId: number, format: 'xlsx' | 'csv') =>
     `${routeUrl(REPORT_ROUTES.deviceExport, { id: projectId })}${buildQuery({ format })}`,
   models: (query: Partial<z.input<typeof ModelListQuery>>) => callRoute(MODEL_ROUTES.list, {}, { query }),
+  uploadModel: (body: ModelUploadBody) => callRoute(MODEL_ROUTES.upload, {}, { body }),
 };
 
 /**
