@@ -10,6 +10,8 @@ import { hasChromium, useBrowser } from './helpers/browser.ts';
 const poll = <T>(fn: () => T | Promise<T>, timeout = 20_000) => expect.poll(fn, { timeout, interval: 200 });
 
 async function choose(page: Page, field: string, option: string): Promise<void> {
+  // The list of the select chosen before closes with an animation: its options would match too.
+  await poll(() => page.locator('.ant-select-dropdown:visible').count()).toBe(0);
   await page.locator(`#${field}`).click();
   await page
     .locator('.ant-select-dropdown:visible .ant-select-item-option')
