@@ -1,4 +1,11 @@
-import { DEVICE_LIMITS, FrequencyBand, is24, type NeighbourAp, occupiedChannels } from '@beacon/protocol';
+import {
+  DEVICE_LIMITS,
+  FrequencyBand,
+  is24,
+  type NeighbourAp,
+  occupiedChannels,
+  segmentsCross,
+} from '@beacon/protocol';
 import { clamp, type Rng, rng, seedOf } from './util.ts';
 
 /**
@@ -73,24 +80,6 @@ const cellOf = (v: number) => Math.floor(v / CELL);
 
 /** Centre frequency (MHz) of a radio, for path loss. */
 const frequency = (channel: number): number => (channel <= 14 ? 2407 + 5 * channel : 5000 + 5 * channel);
-
-/** Whether two segments (p1-p2, p3-p4) cross. */
-function crosses(
-  ax: number,
-  ay: number,
-  bx: number,
-  by: number,
-  cx: number,
-  cy: number,
-  dx: number,
-  dy: number,
-): boolean {
-  const d1 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx);
-  const d2 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx);
-  const d3 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-  const d4 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax);
-  return d1 * d2 < 0 && d3 * d4 < 0;
-}
 
 /** A standard normal deviate from two uniform ones (Box–Muller). */
 function gaussian(r: Rng): number {
@@ -198,7 +187,7 @@ export class RadioWorld {
     if (d > RANGE) return loss;
     for (const w of this.wallsBetween(a, b)) {
       if (w.floor !== undefined && w.floor !== a.floor && w.floor !== b.floor) continue;
-      if (crosses(a.x, a.y, b.x, b.y, w.x1, w.y1, w.x2, w.y2)) loss += b24 ? w.loss24 : w.loss5;
+      if (segmentsCross(a.x, a.y, b.x, b.y, w.x1, w.y1, w.x2, w.y2)) loss += b24 ? w.loss24 : w.loss5;
     }
     return loss;
   }

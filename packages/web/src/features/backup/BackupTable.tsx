@@ -3,12 +3,12 @@ import { type BackupList, type BackupView, formatBytes } from '@beacon/protocol'
 import { useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Dropdown, Space, Table, Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { saveFile } from '../../api/save-file.ts';
 import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { useIsPhone } from '../../layout/useIsPhone.ts';
 import { errorText, showError, showSuccess } from '../../state/feedback.ts';
 import { useProjectTime } from '../projects/useProjectTime.ts';
 import { backupApi, backupsKey } from './api.ts';
-import { saveFile } from './download.ts';
 import { useOverwriteConfirm } from './useOverwriteConfirm.tsx';
 
 const STATUS_BADGE = {

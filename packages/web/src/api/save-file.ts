@@ -1,13 +1,12 @@
-import { storage } from '../../storage/storage.ts';
+import { storage } from '../storage/storage.ts';
 
 /**
- * Saves a streamed file. Web access: a plain link carries the cookie and the browser saves the file
- * as it comes. OpenAPI access signs with its token in a header, which a link cannot carry: fetch,
- * then save (as the log downloads do).
+ * Saves a file the server answers. Web access: a plain link (the cookie goes with it). OpenAPI
+ * access signs with a header a link cannot carry: fetch, then save the blob.
  */
 export async function saveFile(url: string, fileName: string): Promise<boolean> {
   const a = document.createElement('a');
-  a.download = fileName;
+  a.download = '';
   const token = storage.getAccessType() === 'openapi' ? storage.getToken() : null;
   let blobUrl: string | null = null;
   if (token) {
@@ -15,6 +14,7 @@ export async function saveFile(url: string, fileName: string): Promise<boolean> 
       const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
       if (!res.ok) return false;
       blobUrl = URL.createObjectURL(await res.blob());
+      a.download = fileName;
     } catch {
       return false;
     }
