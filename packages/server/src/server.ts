@@ -105,7 +105,12 @@ export async function startServer(
   }
   jobs.start();
   const fleet = config.demo ? await startDemoFleet({ config, database, gateway, log: logger }) : null;
-  if (config.demo) await seedDemoWifiPolicies({ ...deps, log: app.log });
+  if (config.demo) {
+    // The demo's Wi-Fi is a nicety: a refusal (a rule the demo document breaks) must not stop the server.
+    await seedDemoWifiPolicies({ ...deps, log: app.log }).catch((err) =>
+      logger.warn({ err: (err as Error).message }, 'demo: the demo projects got no Wi-Fi policies'),
+    );
+  }
   return {
     app,
     url: address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost'),
