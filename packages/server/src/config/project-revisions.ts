@@ -52,6 +52,18 @@ export async function findProjectRevision(
   return row;
 }
 
+/** The revision a rollback returns to; 404 (1) when the project has no such revision. */
+export async function rollbackTarget(
+  db: DbOrTx,
+  table: ProjectRevisionTable,
+  projectId: number,
+  revision: number,
+): Promise<ProjectRevisionRow> {
+  const target = await findProjectRevision(db, table, projectId, revision);
+  if (!target) throw new AppError(Codes.NOT_FOUND, 'There is no such revision', { revision: 'Not found' });
+  return target;
+}
+
 /** A page of the revisions, newest first. */
 export async function listProjectRevisions(
   db: DbOrTx,

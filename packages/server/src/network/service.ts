@@ -41,9 +41,9 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   diffProjectRevisions,
-  findProjectRevision,
   latestProjectRevision,
   listProjectRevisions,
+  rollbackTarget,
 } from '../config/project-revisions.ts';
 import { commitDeviceRevisions, keepSecrets, type NewDeviceRevision } from '../config/repository.ts';
 import type { DbOrTx } from '../db/client.ts';
@@ -322,9 +322,6 @@ function currentOf(deps: Deps, m: Member) {
 
 const latest = (db: DbOrTx, projectId: number) => latestProjectRevision(db, networkRevisions, projectId);
 
-const findRevision = (db: DbOrTx, projectId: number, revision: number) =>
-  findProjectRevision(db, networkRevisions, projectId, revision);
-
 function openDoc(deps: Deps, row: RevisionRow | undefined): NetworkDocument {
   if (!row) return EMPTY_NETWORK;
   return NetworkDocument.parse(secretsOf(deps).openDocument(row.document));
@@ -585,9 +582,7 @@ export function rollbackNetwork(
 ): Promise<NetworkView> {
   return commit(deps, caller, projectId, {
     document: async (tx) => {
-      const target = await findRevision(tx, projectId, body.revision);
-      if (!target)
-        throw new AppError(Codes.NOT_FOUND, 'There is no such revision', { revision: 'Not found' });
+      const target = await rollbackTarget(tx, networkRevisions, projectId, body.revision);
       return secretsOf(deps).openDocument(target.document);
     },
     expectedRevision: body.expectedRevision,

@@ -42,9 +42,9 @@ import {
 import { eq } from 'drizzle-orm';
 import {
   diffProjectRevisions,
-  findProjectRevision,
   latestProjectRevision,
   listProjectRevisions,
+  rollbackTarget,
 } from '../config/project-revisions.ts';
 import { commitDeviceRevisions, type NewDeviceRevision } from '../config/repository.ts';
 import type { DbOrTx } from '../db/client.ts';
@@ -220,9 +220,6 @@ function progressOf(views: readonly WifiDeviceView[]): WifiProgress {
 }
 
 const latest = (db: DbOrTx, projectId: number) => latestProjectRevision(db, wifiRevisions, projectId);
-
-const findRevision = (db: DbOrTx, projectId: number, revision: number) =>
-  findProjectRevision(db, wifiRevisions, projectId, revision);
 
 function openDoc(deps: Pick<Deps, 'gateway'>, row: RevisionRow | undefined): WifiDocument {
   if (!row) return EMPTY_WIFI;
@@ -505,9 +502,7 @@ export function deleteWifiPolicy(
 export function rollbackWifi(deps: Deps, caller: WriteCaller, projectId: number, body: RollbackWifiBody) {
   return commit(deps, caller, projectId, {
     document: async (tx) => {
-      const target = await findRevision(tx, projectId, body.revision);
-      if (!target)
-        throw new AppError(Codes.NOT_FOUND, 'There is no such revision', { revision: 'Not found' });
+      const target = await rollbackTarget(tx, wifiRevisions, projectId, body.revision);
       return openDoc(deps, target);
     },
     expectedRevision: body.expectedRevision,
