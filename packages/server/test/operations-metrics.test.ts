@@ -1,6 +1,7 @@
 import type { SimulatedDevice } from '@beacon/agent';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../src/gateway/commands.ts';
+import { scheduleJob } from '../src/jobs/runner.ts';
 import { insertProject, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount } from './helpers/accounts.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
@@ -191,13 +192,32 @@ describe('metrics with METRICS_TOKEN', () => {
     for (let i = 0; i < 5; i++) expect(await reads()).toBe(first);
   });
 
-  it('/readyz answers 503 as soon as shutdown begins', async () => {
+  it('/readyz answers 503 as soon as shutdown begins, while HTTP still serves', async () => {
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    // A job in progress holds the shutdown at its first step (the job runner stops first), so
+    // HTTP is certainly still open when /readyz is asked.
+    let started!: () => void;
+    let release!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.jobs.register('metrics-test-hold', async () => {
+      started();
+      await held;
+    });
+    await scheduleJob(server.database.db, { kind: 'metrics-test-hold', runAt: new Date(0) });
+    await running;
     closed = true;
     const closing = server.close();
     const readyz = await fetch(`${server.url}/readyz`);
     expect(readyz.status).toBe(503);
     expect(await readyz.json()).toEqual({ status: 'stopping' });
+    // Liveness is not readiness: the process still answers.
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    release();
     await closing;
   });
 });
