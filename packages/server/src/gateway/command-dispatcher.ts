@@ -54,6 +54,8 @@ export interface CommandServiceDeps {
   now(): Date;
   /** Publishes on the broker (the gateway's server link). */
   publish(topic: string, payload: string): Promise<void>;
+  /** Counts the outcomes this instance records (src/metrics/). */
+  metrics?: { commandOutcomes(rows: readonly { name: string; state: string }[]): void };
 }
 
 /**
@@ -199,7 +201,10 @@ export class CommandDispatcher {
         scope?.projectId,
       );
       if (claim.kind === 'skipped') return null;
-      if (claim.kind === 'done') return claim.outcome;
+      if (claim.kind === 'done') {
+        this.d.metrics?.commandOutcomes([claim.outcome]);
+        return claim.outcome;
+      }
       if (claim.kind === 'claimed') break;
       // Another command is running on the device: wait until it ends, then try again.
       await this.waitFree(sn, Math.min(500, Math.max(10, giveUpAt - Date.now())));
@@ -285,11 +290,10 @@ export class CommandDispatcher {
           continue;
         }
         taken.add(sn);
-        outcomes.push(
-          claim.kind === 'done'
-            ? Promise.resolve(claim.outcome)
-            : this.dispatch(sn, claim.id, name, checked, timeoutMs),
-        );
+        if (claim.kind === 'done') {
+          this.d.metrics?.commandOutcomes([claim.outcome]);
+          outcomes.push(Promise.resolve(claim.outcome));
+        } else outcomes.push(this.dispatch(sn, claim.id, name, checked, timeoutMs));
       }
     }
     return Promise.all(outcomes);
@@ -342,7 +346,9 @@ export class CommandDispatcher {
     data: Record<string, unknown> | null,
   ): Promise<CommandRow | null> {
     try {
-      return await writeOutcome(this.d.database, this.clock, { id, sn, state, code, message, data });
+      const row = await writeOutcome(this.d.database, this.clock, { id, sn, state, code, message, data });
+      if (row) this.d.metrics?.commandOutcomes([row]);
+      return row;
     } catch (err) {
       this.d.log.error({ err, id }, 'recording a command outcome failed');
       return null;
@@ -375,6 +381,7 @@ export class CommandDispatcher {
     const first = new Map<string, OutcomeItem>();
     for (const item of items) if (!first.has(item.id)) first.set(item.id, item);
     const written = await writeOutcomes(this.d.database, this.clock, [...first.values()]);
+    this.d.metrics?.commandOutcomes(written);
     const byId = new Map(written.map((row) => [row.id, row]));
     for (const row of written) {
       const waiter = this.waiters.get(row.id);
@@ -389,6 +396,7 @@ export class CommandDispatcher {
   /** Ends every `sent` command past its deadline (its sender may have stopped). */
   async sweep(): Promise<number> {
     const rows = await endExpiredCommands(this.d.database, this.d.now());
+    this.d.metrics?.commandOutcomes(rows);
     return rows.length;
   }
 

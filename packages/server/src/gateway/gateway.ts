@@ -8,6 +8,7 @@ import type { Database } from '../db/client.ts';
 import { deviceState } from '../db/schema.ts';
 import { checkFirstHello } from '../devices/first-hello.ts';
 import type { EventBus } from '../events/bus.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { compileForCloudManaged } from '../network/service.ts';
 import { DEV_SECRET_KEY, Secrets } from '../security/secrets.ts';
 import { EmbeddedBroker } from './broker.ts';
@@ -41,6 +42,7 @@ export class Gateway {
     bus: EventBus;
     log: FastifyBaseLogger;
     now(): Date;
+    metrics?: Metrics;
   }): Promise<Gateway> {
     const { config, log } = deps;
     let broker: EmbeddedBroker | null = null;
@@ -83,7 +85,11 @@ export class Gateway {
       secrets: new Secrets(config.secretKey ?? DEV_SECRET_KEY),
       log,
       now: deps.now,
-      publish: (topic, payload) => link!.publish(topic, payload, 1),
+      publish: (topic, payload) => {
+        deps.metrics?.published('command');
+        return link!.publish(topic, payload, 1);
+      },
+      metrics: deps.metrics,
     });
     const ingest = new Ingest(
       deps.database,
@@ -103,12 +109,16 @@ export class Gateway {
       log,
       deps.now,
       config.awayDeadlineMs,
+      deps.metrics,
     );
     // Device events raise alarms in the transaction that stores them (docs/alarms.md).
     ingest.onDeviceEvents.push(alarmsFromStoredEvents(deps.now));
     // A failed firmware check gives the upgrade its code (docs/decisions/0061).
     ingest.onDeviceEvents.push(upgradeFailuresFromEvents);
-    const tunnel = new RemoteTunnel((topic, payload) => link!.publish(topic, payload, 1));
+    const tunnel = new RemoteTunnel((topic, payload) => {
+      deps.metrics?.published('tunnel');
+      return link!.publish(topic, payload, 1);
+    });
     link = new ServerLink({
       url,
       username,

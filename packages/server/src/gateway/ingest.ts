@@ -35,6 +35,7 @@ import {
   publishDeviceEventsLive,
   writeDeviceEvents,
 } from '../logs/device-events.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { lockPrevious, StatsWriter, sampleBatch } from '../stats/ingest.ts';
 import { storeLinks } from '../topology/ingest.ts';
 import { isAwayStatus, scheduleAwayChecks } from './away-watchdog.ts';
@@ -240,13 +241,17 @@ export class Ingest {
    * connecting, one transaction per message cost ~10 statements per device. A device's messages
    * still go one after another (its lane), so a batch holds at most one of each device.
    */
-  private readonly hellos = new Batcher<Item<Hello>, DeviceRow>((items) => this.writeHellos(items));
-  private readonly states = new Batcher<Item<StateMessage>, DeviceRow | null>((items) =>
-    this.writeStates(items),
+  private readonly hellos = new Batcher<Item<Hello>, DeviceRow>((items) =>
+    this.writeHellos(this.counted('hello', items)),
   );
-  private readonly telemetries = new Batcher<Item<Telemetry>, null>((items) => this.writeTelemetry(items));
+  private readonly states = new Batcher<Item<StateMessage>, DeviceRow | null>((items) =>
+    this.writeStates(this.counted('state', items)),
+  );
+  private readonly telemetries = new Batcher<Item<Telemetry>, null>((items) =>
+    this.writeTelemetry(this.counted('telemetry', items)),
+  );
   private readonly events = new Batcher<DeviceEventItem, null>((items) =>
-    writeDeviceEvents(this.database, items, this.onDeviceEvents),
+    writeDeviceEvents(this.database, this.counted('event', items), this.onDeviceEvents),
   );
   /**
    * Called after each batch of device events is stored, with the new rows, inside its transaction
@@ -262,6 +267,8 @@ export class Ingest {
     private readonly now: () => Date,
     /** How long a device may be away for an upgrade or restart before it counts as offline (away-watchdog.ts). */
     private readonly awayDeadlineMs = 900_000,
+    /** Messages in, batch sizes and lag (src/metrics/): one bound counter or histogram step each. */
+    private readonly metrics?: Metrics,
   ) {
     this.statsWriter = new StatsWriter(database);
   }
@@ -299,6 +306,7 @@ export class Ingest {
     const parsed = parseDeviceTopic(topic);
     if (parsed?.direction !== 'up') return;
     const { sn, kind } = parsed;
+    this.metrics?.received(kind);
     if (payload.length > DEVICE_LIMITS.MQTT_PACKET_BYTES) {
       this.drop(sn, kind, 'too large');
       return;
@@ -358,6 +366,12 @@ export class Ingest {
     await this.drain();
     for (const lane of this.lanes.values()) if (lane.timer) clearTimeout(lane.timer);
     this.lanes.clear();
+  }
+
+  /** The batch's size observed (by kind) on its way to the database. */
+  private counted<T>(kind: string, items: T[]): T[] {
+    this.metrics?.batch(kind, items.length);
+    return items;
   }
 
   stats(): IngestStats {
@@ -476,7 +490,10 @@ export class Ingest {
           await this.persist(
             sn,
             'telemetry',
-            () => this.telemetries.add({ sn, message: t, now }),
+            async () => {
+              await this.telemetries.add({ sn, message: t, now });
+              this.metrics?.committed('telemetry', t.ts);
+            },
             () => lane.telemetry !== null,
           );
         } finally {
@@ -578,11 +595,15 @@ export class Ingest {
 
   private async hello(sn: string, h: Hello): Promise<void> {
     const row = await this.hellos.add({ sn, message: h, now: this.now() });
+    this.metrics?.committed('hello', h.ts);
     await this.hooks.afterHello(row);
   }
 
   private async state(sn: string, s: StateMessage): Promise<void> {
     const row = await this.states.add({ sn, message: s, now: this.now() });
+    // A last will carries the time its connection was made, not when it was sent: no lag.
+    if (isLastWill(s)) this.metrics?.lastWill();
+    else this.metrics?.committed('state', s.ts);
     if (row) await this.hooks.afterState?.(row);
   }
 
@@ -855,6 +876,7 @@ export class Ingest {
   /** Device events of many devices in one transaction (src/logs/device-events.ts). */
   private async event(sn: string, e: DeviceEvent): Promise<void> {
     await this.events.add({ sn, event: e, now: this.now() });
+    this.metrics?.committed('event', e.ts);
   }
 }
 

@@ -98,8 +98,10 @@ export function createJobRunner(options: {
   now: () => Date;
   log: FastifyBaseLogger;
   pollMs: number;
+  /** Counts each job run by kind and result (src/metrics/). */
+  metrics?: { jobRun(kind: string, ok: boolean): void };
 }): JobRunner {
-  const { database, now, log, pollMs } = options;
+  const { database, now, log, pollMs, metrics } = options;
   const handlers = new Map<string, JobHandler>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
@@ -125,7 +127,9 @@ export function createJobRunner(options: {
           handler({ tx: savepoint, now: at, job, afterCommit: (fn) => callbacks.push(fn) }),
         );
         await tx.delete(jobs).where(eq(jobs.id, job.id));
+        metrics?.jobRun(job.kind, true);
       } catch (error) {
+        metrics?.jobRun(job.kind, false);
         callbacks.length = 0;
         const attempts = job.attempts + 1;
         const message = error instanceof Error ? error.message : String(error);
