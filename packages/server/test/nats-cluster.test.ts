@@ -199,7 +199,7 @@ describe(`NATS broker kind: a 3-node cluster, two instances${SKIP_REASON}`, () =
   it.skipIf(!BINARY)(
     'loses no acknowledged message and no device when a NATS node and a server instance die',
     // Not retried (decision 0012): the cluster and the instances are not the same after a first run.
-    { timeout: 90_000, retry: 0 },
+    { timeout: 120_000, retry: 0 },
     async () => {
       // Events every 150 ms from every device; an event counts once its PUBACK has come back.
       const acked = new Map<string, string[]>(sns.slice(0, FLEET).map((sn) => [sn, []]));
@@ -239,7 +239,7 @@ describe(`NATS broker kind: a 3-node cluster, two instances${SKIP_REASON}`, () =
 
       // The killed node's devices are back, on another node (their only other choices).
       const killedAt = Date.now();
-      await waitFor(() => devices.every((d) => d.connected), 'every device connected', 45_000).catch(
+      await waitFor(() => devices.every((d) => d.connected), 'every device connected', 60_000).catch(
         (err) => {
           const away = devices.filter((d) => !d.connected).map((d) => `${d.sn} ${(d.link as MqttLink).url}`);
           const logs = cluster.nodes.flatMap((n) =>
@@ -294,6 +294,7 @@ describe(`NATS broker kind: a 3-node cluster, two instances${SKIP_REASON}`, () =
         return [...acked].flatMap(([sn, ids]) => ids.filter((id) => !stored.has(`${sn}/${id}`)));
       });
       expect({ total, missing }).toEqual({ total, missing: [] });
+      console.log(`${total} events acknowledged by the broker, all ${total} stored`);
       // And nothing is left in the stream once the devices are off: what was written was acknowledged.
       await Promise.all(devices.map((d) => d.stop()));
       await waitFor(
