@@ -8,7 +8,8 @@ import { type MqttLink, type SimulatedDevice, startDevice } from '@beacon/agent'
 import { upTopic } from '@beacon/protocol';
 import { and, eq, inArray } from 'drizzle-orm';
 import mqtt from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deviceEvents } from '../src/db/schema.ts';
 import { SYSTEM_ACTOR } from '../src/gateway/commands.ts';
 import { deviceRow, testSn, waitFor } from './devices.helpers.ts';
@@ -19,9 +20,10 @@ import { NatsCluster, natsServerBinary } from './helpers/nats-cluster.ts';
  * Issue 16 "Past one broker" (docs/decisions/0067, docs/deployment.md): the broker kind NATS on a
  * real 3-node cluster. Devices speak plain MQTT to the nodes' MQTT listeners; two server instances
  * (one in this process, one a child process) share one database and one JetStream consumer. One
- * NATS node and one server instance are killed (SIGKILL) while devices publish; every device must
- * still answer a command through the surviving instance, every event a device had acknowledged
- * (PUBACK) must be stored, and the devices of the killed node must be on another node.
+ * NATS node and one server instance are killed (SIGKILL) while devices publish and PostgreSQL
+ * refuses both instances; every device must still answer a command through the surviving instance,
+ * every event a device had acknowledged (PUBACK) must be stored, and the devices of the killed node
+ * must be on another node.
  */
 
 const BINARY = natsServerBinary();
@@ -197,7 +199,7 @@ describe(`NATS broker kind: a 3-node cluster, two instances${SKIP_REASON}`, () =
   });
 
   it.skipIf(!BINARY)(
-    'loses no acknowledged message and no device when a NATS node and a server instance die',
+    'loses no acknowledged message and no device when a NATS node and a server instance die during a database outage',
     // Not retried (decision 0012): the cluster and the instances are not the same after a first run.
     { timeout: 120_000, retry: 0 },
     async () => {
@@ -231,9 +233,26 @@ describe(`NATS broker kind: a 3-node cluster, two instances${SKIP_REASON}`, () =
       const victimUrl = cluster.mqttUrl(victimIndex);
       const onVictim = devices.filter((d) => (d.link as MqttLink).url === victimUrl);
       expect(onVictim.length).toBeGreaterThan(0);
-      cluster.kill(victimIndex);
-      b!.kill('SIGKILL');
-      await new Promise((r) => setTimeout(r, 4000));
+      // PostgreSQL refuses both instances first (decision 0016's gap): each holds the messages it
+      // took, unacknowledged; B dies holding its share, which must reach A once the database is back.
+      const admin = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
+      await admin.connect();
+      const dbName = new URL(a.config.databaseUrl!).pathname.slice(1);
+      try {
+        await admin.query(`alter database ${dbName} allow_connections false`);
+        await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [
+          dbName,
+        ]);
+        await waitFor(() => a.gateway.ingest.stats().retrying > 0, 'A holding messages for a retry');
+        await new Promise((r) => setTimeout(r, 1500));
+        cluster.kill(victimIndex);
+        b!.kill('SIGKILL');
+        await new Promise((r) => setTimeout(r, 3000));
+      } finally {
+        await admin.query(`alter database ${dbName} allow_connections true`);
+        await admin.end();
+      }
+      await new Promise((r) => setTimeout(r, 2000));
       sending = false;
       await Promise.all(senders);
 
@@ -254,6 +273,16 @@ describe(`NATS broker kind: a 3-node cluster, two instances${SKIP_REASON}`, () =
       console.log(`every device connected ${Date.now() - killedAt} ms after the kill`);
       for (const d of onVictim) expect((d.link as MqttLink).url).not.toBe(victimUrl);
 
+      // The server sees every device online again (a hello B held comes back after ack_wait).
+      await waitFor(
+        async () => {
+          for (const d of devices) if ((await deviceRow(a, d.sn))?.status !== 1) return false;
+          return true;
+        },
+        'every device online for the server',
+        30_000,
+      );
+      console.log(`every device online for the server ${Date.now() - killedAt} ms after the kill`);
       // Every device answers a command through the surviving instance.
       const outcomes = await Promise.all(
         devices.map((d) =>
@@ -294,7 +323,9 @@ describe(`NATS broker kind: a 3-node cluster, two instances${SKIP_REASON}`, () =
         return [...acked].flatMap(([sn, ids]) => ids.filter((id) => !stored.has(`${sn}/${id}`)));
       });
       expect({ total, missing }).toEqual({ total, missing: [] });
-      console.log(`${total} events acknowledged by the broker, all ${total} stored`);
+      console.log(
+        `${total} events acknowledged by the broker, all stored ${Date.now() - killedAt} ms after the kill`,
+      );
       // And nothing is left in the stream once the devices are off: what was written was acknowledged.
       await Promise.all(devices.map((d) => d.stop()));
       await waitFor(
@@ -305,6 +336,10 @@ describe(`NATS broker kind: a 3-node cluster, two instances${SKIP_REASON}`, () =
         'the stream drained',
         15_000,
       );
+      // B died holding messages it had taken: they were delivered again (to A), not lost.
+      const { redelivered } = await cluster.consumerBacklog('BEACON_UP', 'beacon');
+      console.log(`${redelivered} messages delivered again after B died`);
+      expect(redelivered).toBeGreaterThan(0);
     },
   );
 });

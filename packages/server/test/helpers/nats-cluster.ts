@@ -205,12 +205,15 @@ export class NatsCluster {
   }
 
   /** Messages of a consumer not delivered yet and delivered but not acknowledged. */
-  async consumerBacklog(stream: string, consumer: string): Promise<{ pending: number; unacked: number }> {
+  async consumerBacklog(
+    stream: string,
+    consumer: string,
+  ): Promise<{ pending: number; unacked: number; redelivered: number }> {
     const nc = await connect({ servers: this.natsUrls, user: this.server.user, pass: this.server.password });
     try {
       const jsm = await nc.jetstreamManager();
       const info = await jsm.consumers.info(stream, consumer);
-      return { pending: info.num_pending, unacked: info.num_ack_pending };
+      return { pending: info.num_pending, unacked: info.num_ack_pending, redelivered: info.num_redelivered };
     } finally {
       await nc.close();
     }
