@@ -204,7 +204,7 @@ export class NatsCluster {
     }
   }
 
-  /** Messages of a consumer not delivered yet and delivered but not acknowledged. */
+  /** Messages of a consumer not delivered yet, delivered but not acknowledged, and delivered again. */
   async consumerBacklog(
     stream: string,
     consumer: string,
@@ -213,7 +213,10 @@ export class NatsCluster {
     try {
       const jsm = await nc.jetstreamManager();
       const info = await jsm.consumers.info(stream, consumer);
-      return { pending: info.num_pending, unacked: info.num_ack_pending, redelivered: info.num_redelivered };
+      // Deliveries beyond one per message (the consumer was made with the stream, so both sequences
+      // count from its first message); num_redelivered forgets a message once it is acknowledged.
+      const redelivered = info.delivered.consumer_seq - info.delivered.stream_seq;
+      return { pending: info.num_pending, unacked: info.num_ack_pending, redelivered };
     } finally {
       await nc.close();
     }
