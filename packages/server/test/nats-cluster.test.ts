@@ -140,12 +140,19 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await Promise.all(devices.map((d) => (d.connected ? d.stop().catch(() => undefined) : undefined)));
+  const step = async (what: string, run: () => Promise<unknown> | undefined) => {
+    const started = Date.now();
+    await run();
+    if (Date.now() - started > 5000) console.log(`afterAll: ${what} took ${Date.now() - started} ms`);
+  };
+  await step('devices', () =>
+    Promise.all(devices.map((d) => (d.connected ? d.stop().catch(() => undefined) : undefined))),
+  );
   b?.kill('SIGKILL');
-  await a?.close();
-  await cluster?.stop();
+  await step('instance A', () => a?.close());
+  await step('cluster', () => cluster?.stop());
   if (dir) await rm(dir, { recursive: true, force: true });
-});
+}, 90_000);
 
 describe(`NATS broker kind: a 3-node cluster, two instances${SKIP_REASON}`, () => {
   it.skipIf(!BINARY)('keeps a device under its own dev/{sn}/ on the cluster', async () => {
