@@ -12,6 +12,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { Link } from './core.ts';
 
 export interface MqttLinkOptions {
+  /** Broker URL; several comma-separated (a broker cluster's nodes): the next one after each lost or failed connection. */
   url: string;
   sn: string;
   secret: string;
@@ -48,6 +49,10 @@ export class MqttLink implements Link {
   connectedAt = 0;
   /** Successful connections so far. */
   connections = 0;
+  /** Which of the comma-separated URLs the next connection tries. */
+  private urlIndex = 0;
+  /** The broker URL of the current (or last) connection. */
+  url = '';
 
   constructor(private readonly o: MqttLinkOptions) {
     this.topics = deviceTopics(o.sn);
@@ -60,7 +65,9 @@ export class MqttLink implements Link {
   private connect(): void {
     if (this.stopped || this.suspended) return;
     this.connectedAt = Date.now();
-    const client = mqtt.connect(this.o.url, {
+    const urls = this.o.url.split(',');
+    this.url = urls[this.urlIndex % urls.length].trim();
+    const client = mqtt.connect(this.url, {
       clientId: this.o.sn,
       username: this.o.sn,
       password: this.o.secret,
@@ -108,6 +115,7 @@ export class MqttLink implements Link {
       client.removeAllListeners('message');
       client.end(true);
       if (was) this.o.onDisconnected();
+      this.urlIndex++;
       this.scheduleReconnect();
     });
   }

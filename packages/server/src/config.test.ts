@@ -9,6 +9,26 @@ describe('loadConfig', () => {
     expect(loadConfig({ HOST: '127.0.0.1', MQTT_HOST: '0.0.0.0' }).mqttHost).toBe('0.0.0.0');
   });
 
+  it('makes NATS the broker kind with NATS_URL, and refuses it together with MQTT_URL', () => {
+    expect(loadConfig({})).toMatchObject({ natsServers: [], natsMqttUrl: undefined, natsAckWaitMs: 30_000 });
+    expect(
+      loadConfig({
+        NATS_URL: 'nats://n1.internal:4222, nats://n2.internal:4222',
+        NATS_ACK_WAIT_SECONDS: '5',
+      }),
+    ).toMatchObject({
+      natsServers: ['nats://n1.internal:4222', 'nats://n2.internal:4222'],
+      natsMqttUrl: 'mqtt://n1.internal:1883',
+      natsReplicas: undefined,
+      natsAckWaitMs: 5000,
+    });
+    expect(
+      loadConfig({ NATS_URL: 'n1:4222', NATS_MQTT_URL: 'mqtts://devices.example:8883' }).natsMqttUrl,
+    ).toBe('mqtts://devices.example:8883');
+    expect(() => loadConfig({ NATS_URL: 'nats://n1:4222', MQTT_URL: 'mqtt://b:1883' })).toThrow(/choose one/);
+    expect(() => loadConfig({ NATS_URL: 'nats://n1:4222', NATS_REPLICAS: '7' })).toThrow(/NATS_REPLICAS/);
+  });
+
   it('refuses the public factory key in production, given or by default, and names BEACON_FACTORY_KEY', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/BEACON_FACTORY_KEY/);
     expect(() => loadConfig({ NODE_ENV: 'production', BEACON_FACTORY_KEY: DEV_FACTORY_KEY })).toThrow(

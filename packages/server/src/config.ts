@@ -19,6 +19,17 @@ export interface Config {
   mqttPassword: string | undefined;
   /** Shared-subscription group with an external broker (`$share/{group}/dev/+/up/#`); '' = plain subscription. */
   mqttShareGroup: string;
+  /**
+   * NATS servers (NATS_URL, comma-separated): set, the broker kind is NATS (docs/decisions/0067):
+   * devices speak MQTT to the NATS cluster's MQTT listeners, the server consumes a JetStream stream.
+   */
+  natsServers: string[];
+  /** Where devices connect with NATS (the demo fleet): NATS_MQTT_URL, else port 1883 of the first NATS host. */
+  natsMqttUrl: string | undefined;
+  /** Replicas of the device stream (NATS_REPLICAS); undefined: 3 in a cluster, 1 on a single server. */
+  natsReplicas: number | undefined;
+  /** How long a message an instance took may stay unacknowledged before another takes it (NATS_ACK_WAIT_SECONDS), ms. */
+  natsAckWaitMs: number;
   /** Key from which every device's MQTT secret is derived (HMAC-SHA256, protocol device/secret.ts). */
   factoryKey: string;
   /** factoryKey is the public development key (allowed outside production, with a warning at start). */
@@ -101,6 +112,29 @@ export const PUBLIC_FIRMWARE_KEY_REFUSED =
 export const PUBLIC_FIRMWARE_KEY_WARNING =
   'BEACON_FIRMWARE_KEY is not set: firmware is signed with the public development key, so anyone can sign images that devices built with its public key accept. Set BEACON_FIRMWARE_KEY (an Ed25519 seed, 64 hex characters) and build devices with its public key (the server refuses to start without it when NODE_ENV=production).';
 
+function natsConfig(env: NodeJS.ProcessEnv) {
+  const natsServers = (env.NATS_URL ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (natsServers.length && env.MQTT_URL)
+    throw new Error('MQTT_URL and NATS_URL are both set: choose one broker (docs/deployment.md)');
+  let natsMqttUrl = env.NATS_MQTT_URL || undefined;
+  if (!natsMqttUrl && natsServers.length) {
+    const first = new URL(natsServers[0].includes('://') ? natsServers[0] : `nats://${natsServers[0]}`);
+    natsMqttUrl = `mqtt://${first.hostname}:1883`;
+  }
+  const replicas = env.NATS_REPLICAS ? int(env.NATS_REPLICAS, 1) : undefined;
+  if (replicas !== undefined && (replicas < 1 || replicas > 5))
+    throw new Error('NATS_REPLICAS must be between 1 and 5');
+  return {
+    natsServers,
+    natsMqttUrl,
+    natsReplicas: replicas,
+    natsAckWaitMs: Math.max(1, int(env.NATS_ACK_WAIT_SECONDS, 30)) * 1000,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 8080);
   const host = env.HOST ?? '0.0.0.0';
@@ -123,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttUsername: env.MQTT_USERNAME || undefined,
     mqttPassword: env.MQTT_PASSWORD || undefined,
     mqttShareGroup: env.MQTT_SHARE_GROUP ?? 'beacon',
+    ...natsConfig(env),
     factoryKey,
     factoryKeyIsPublic,
     firmwareKey,

@@ -14,23 +14,32 @@ import { DEV_SECRET_KEY, Secrets } from '../security/secrets.ts';
 import { EmbeddedBroker } from './broker.ts';
 import { CommandService } from './commands.ts';
 import { Ingest } from './ingest.ts';
-import { ServerLink } from './link.ts';
+import { type DeviceLinkClient, type DeviceMessageHandler, ServerLink } from './link.ts';
+import { NatsLink } from './nats-link.ts';
 import { upgradeFailuresFromEvents } from './outcomes.ts';
 import { RemoteTunnel } from './tunnel.ts';
 
+/** Which broker devices connect to (docs/decisions/0067): one setting decides, MQTT_URL or NATS_URL. */
+export type BrokerKind = 'embedded' | 'mqtt' | 'nats';
+
+export function brokerKindOf(config: Pick<Config, 'mqttUrl' | 'natsServers'>): BrokerKind {
+  return config.natsServers.length ? 'nats' : config.mqttUrl ? 'mqtt' : 'embedded';
+}
+
 /**
  * The device gateway (DESIGN.md "Device protocol (MQTT)"): the broker (embedded Aedes unless
- * MQTT_URL), the server's own MQTT link subscribed to every device's up topics, the ingest that
- * records what devices report, and the command service.
+ * MQTT_URL or NATS_URL), the server's own link subscribed to every device's up topics (an MQTT
+ * client, or a NATS JetStream consumer), the ingest that records what devices report, and the
+ * command service.
  */
 export class Gateway {
   private constructor(
-    readonly link: ServerLink,
+    readonly link: DeviceLinkClient,
     readonly ingest: Ingest,
     readonly commands: CommandService,
     /** The embedded broker, or null with MQTT_URL. */
     readonly broker: EmbeddedBroker | null,
-    /** Where devices connect: the embedded broker's URL, or MQTT_URL. */
+    /** Where devices connect: the embedded broker's URL, MQTT_URL, or NATS_MQTT_URL. */
     readonly brokerUrl: string,
     /** Remote management's requests to devices over their own links (docs/decisions/0060). */
     readonly tunnel: RemoteTunnel,
@@ -46,11 +55,12 @@ export class Gateway {
   }): Promise<Gateway> {
     const { config, log } = deps;
     let broker: EmbeddedBroker | null = null;
-    let url = config.mqttUrl;
+    const kind = brokerKindOf(config);
+    let url = kind === 'nats' ? config.natsMqttUrl : config.mqttUrl;
     let username = config.mqttUsername;
     let password = config.mqttPassword;
     let filter: string | string[] = SERVER_UP_FILTER;
-    if (!url) {
+    if (kind === 'embedded') {
       username = username ?? 'beacon-server';
       password = password ?? randomBytes(24).toString('base64url');
       broker = await startBrokerOnFreePort(config, {
@@ -67,12 +77,12 @@ export class Gateway {
         .update(deviceState)
         .set({ status: DeviceStatus.OFFLINE, operation: null, progress: null })
         .where(notInArray(deviceState.status, [DeviceStatus.OFFLINE, DeviceStatus.OFFLINE_VARIANT]));
-    } else if (config.mqttShareGroup) {
+    } else if (kind === 'mqtt' && config.mqttShareGroup) {
       // Several server instances split the device traffic (not on Aedes, which ignores $share).
       // The tunnel's answers go to every instance: the one holding the browser's request takes them.
       filter = [`$share/${config.mqttShareGroup}/${SERVER_UP_FILTER}`, SERVER_TUNNEL_FILTER];
     }
-    let link: ServerLink | null = null;
+    let link: DeviceLinkClient | null = null;
     if (!config.secretKey) {
       log.warn(
         'BEACON_SECRET_KEY is not set: device secrets are sealed with the public development key; set your own',
@@ -119,15 +129,25 @@ export class Gateway {
       deps.metrics?.published('tunnel');
       return link!.publish(topic, payload, 1);
     });
-    link = new ServerLink({
-      url,
-      username,
-      password,
-      filter,
-      log,
-      onMessage: (topic, payload) =>
-        RemoteTunnel.isAnswer(topic) ? tunnel.accept(topic, payload) : ingest.accept(topic, payload),
-    });
+    const onMessage: DeviceMessageHandler = (topic, payload, done) => {
+      if (!RemoteTunnel.isAnswer(topic)) return ingest.accept(topic, payload, done);
+      tunnel.accept(topic, payload);
+      done?.('handled');
+    };
+    link =
+      kind === 'nats'
+        ? new NatsLink({
+            servers: config.natsServers,
+            user: username,
+            pass: password,
+            stream: 'BEACON_UP',
+            consumer: config.mqttShareGroup || 'beacon',
+            replicas: config.natsReplicas,
+            ackWaitMs: config.natsAckWaitMs,
+            log,
+            onMessage,
+          })
+        : new ServerLink({ url: url!, username, password, filter, log, onMessage });
     try {
       await link.start();
     } catch (err) {
@@ -136,7 +156,7 @@ export class Gateway {
       throw err;
     }
     commands.start();
-    return new Gateway(link, ingest, commands, broker, url, tunnel);
+    return new Gateway(link, ingest, commands, broker, url!, tunnel);
   }
 
   /**
@@ -147,9 +167,11 @@ export class Gateway {
   async stopIntake(): Promise<void> {
     this.commands.quiesce();
     this.tunnel.close();
-    await this.link.close();
+    await this.link.stop();
     await this.ingest.close();
     await this.commands.close();
+    // After the ingest: a broker that waits for the outcome (NATS) hears it before the link goes.
+    await this.link.close();
   }
 
   async close(): Promise<void> {

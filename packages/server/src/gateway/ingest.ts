@@ -186,6 +186,16 @@ interface Item<M> {
 type ControlKind = Exclude<UpKind, 'telemetry'>;
 
 /**
+ * What became of one received message, for a broker that redelivers what is not acknowledged
+ * (NATS JetStream, docs/decisions/0067): `handled` (written, or replaced by a newer telemetry of
+ * the device that is written instead) and `dropped` (refused for good: invalid, too large, over the
+ * device's rate) are acknowledged; `later` (the database was away when the instance shut down, or
+ * the device's queue is full) is handed back to the broker for another try.
+ */
+export type MessageOutcome = 'handled' | 'dropped' | 'later';
+export type MessageDone = (outcome: MessageOutcome) => void;
+
+/**
  * What one device has waiting. Its hello, state, event and reply messages (`queue`) are handled
  * one after another in arrival order. Telemetry is live data and is not queued: the newest one not
  * yet written replaces the one before (`telemetry`, still raw, so a flood costs no parsing), and it
@@ -195,9 +205,11 @@ type ControlKind = Exclude<UpKind, 'telemetry'>;
  * messages, replies excepted, are limited by a token bucket.
  */
 interface Lane {
-  queue: { kind: ControlKind; data: unknown }[];
+  queue: { kind: ControlKind; data: unknown; done?: MessageDone }[];
   running: boolean;
   telemetry: Buffer | null;
+  /** Who waits for the outcome of `telemetry` (a broker that acknowledges on completion). */
+  telemetryDone: MessageDone | undefined;
   telemetryBusy: boolean;
   /** Real time (ms) the last telemetry write of this device started. */
   telemetryAt: number;
@@ -300,21 +312,31 @@ export class Ingest {
    * Entry point for every MQTT message the server receives. The server's MQTT client acknowledges a
    * QoS 1 message when this returns (mqtt.js handles the next packet only after that), so a message
    * is kept here until it is written: one the database cannot take now is retried until it can
-   * (docs/decisions/0016-device-messages-kept-until-written.md).
+   * (docs/decisions/0016-device-messages-kept-until-written.md). `done`, when given, hears what
+   * became of the message once it is final (NATS acknowledges then: docs/decisions/0067).
    */
-  accept(topic: string, payload: Buffer): void {
+  accept(topic: string, payload: Buffer, done?: MessageDone): void {
     const parsed = parseDeviceTopic(topic);
-    if (parsed?.direction !== 'up') return;
+    if (parsed?.direction !== 'up') {
+      done?.('dropped');
+      return;
+    }
     const { sn, kind } = parsed;
     this.metrics?.received(kind);
     if (payload.length > DEVICE_LIMITS.MQTT_PACKET_BYTES) {
       this.drop(sn, kind, 'too large');
+      done?.('dropped');
       return;
     }
     if (kind === 'telemetry') {
       const lane = this.lane(sn);
-      if (lane.telemetry) this.counts.coalesced++;
+      if (lane.telemetry) {
+        this.counts.coalesced++;
+        // Replaced by a newer one, which is written instead.
+        lane.telemetryDone?.('handled');
+      }
       lane.telemetry = payload;
+      lane.telemetryDone = done;
       this.pumpTelemetry(sn, lane);
       return;
     }
@@ -322,20 +344,24 @@ export class Ingest {
     const lane = this.lane(sn);
     if (lane.queue.length >= DEVICE_LIMITS.QUEUED_PER_DEVICE) {
       this.drop(sn, kind, 'queue full');
+      // A broker that keeps it offers it again later (the queue fills while the database is away).
+      done?.('later');
       this.release(sn, lane);
       return;
     }
     if (kind !== 'reply' && !this.take(lane)) {
       this.drop(sn, kind, 'over its message rate');
+      done?.('dropped');
       this.release(sn, lane);
       return;
     }
     const data = this.validate(sn, kind, payload);
     if (data === undefined) {
+      done?.('dropped');
       this.release(sn, lane);
       return;
     }
-    lane.queue.push({ kind, data });
+    lane.queue.push({ kind, data, done });
     if (!lane.running) this.track(this.runQueue(sn, lane));
   }
 
@@ -422,6 +448,7 @@ export class Ingest {
         queue: [],
         running: false,
         telemetry: null,
+        telemetryDone: undefined,
         telemetryBusy: false,
         telemetryAt: 0,
         timer: null,
@@ -443,9 +470,10 @@ export class Ingest {
     lane.running = true;
     try {
       while (lane.queue.length) {
-        const { kind, data } = lane.queue[0];
-        await this.persist(sn, kind, () => this.handle(sn, kind, data));
+        const { kind, data, done } = lane.queue[0];
+        const outcome = await this.persist(sn, kind, () => this.handle(sn, kind, data));
         lane.queue.shift();
+        done?.(outcome);
       }
     } finally {
       lane.running = false;
@@ -477,17 +505,22 @@ export class Ingest {
       return;
     }
     const payload = lane.telemetry;
+    const done = lane.telemetryDone;
     lane.telemetry = null;
+    lane.telemetryDone = undefined;
     lane.telemetryBusy = true;
     lane.telemetryAt = Date.now();
     this.track(
       (async () => {
         try {
           const t = this.validate(sn, 'telemetry', payload) as Telemetry | undefined;
-          if (t === undefined) return;
+          if (t === undefined) {
+            done?.('dropped');
+            return;
+          }
           const now = this.now();
           // A newer telemetry replaces this one if the database is away for a while.
-          await this.persist(
+          const outcome = await this.persist(
             sn,
             'telemetry',
             async () => {
@@ -496,6 +529,7 @@ export class Ingest {
             },
             () => lane.telemetry !== null,
           );
+          done?.(outcome);
         } finally {
           lane.telemetryBusy = false;
           this.pumpTelemetry(sn, lane);
@@ -541,31 +575,32 @@ export class Ingest {
    * Runs one message's handling until it is written. A failure of the database's (down, refusing
    * connections, a lock, a revoked privilege: db-retry.ts) keeps the message and tries again with
    * backoff, in the device's order; any other failure is the message's own and drops it.
+   * Answers what became of it (`later`: the database was still away when the server shut down).
    */
   private async persist(
     sn: string,
     kind: UpKind,
     run: () => Promise<unknown>,
     superseded: () => boolean = () => false,
-  ): Promise<void> {
+  ): Promise<MessageOutcome> {
     let delay = RETRY_MIN_MS;
     for (let attempt = 1; ; attempt++) {
       try {
         await run();
         if (attempt > 1)
           this.log.warn({ sn, kind, attempt }, 'mqtt: message written after the database came back');
-        return;
+        return 'handled';
       } catch (err) {
         const transient = isTransientDbError(err);
         if (transient && superseded()) {
           // A newer telemetry of the device is waiting: it is written instead.
           this.counts.coalesced++;
-          return;
+          return 'handled';
         }
         if (!transient || this.closing) {
           this.counts.dropped++;
           this.log.error({ err, sn, kind }, 'mqtt: message handling failed; dropped');
-          return;
+          return transient ? 'later' : 'dropped';
         }
         if (attempt === 1)
           this.log.warn(

@@ -1,6 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
+import type { MessageDone } from './ingest.ts';
+
+/** A device message as the server receives it: its MQTT topic, and `done` when the broker waits for the outcome. */
+export type DeviceMessageHandler = (topic: string, payload: Buffer, done?: MessageDone) => void;
+
+/**
+ * The server's side of the device link, whatever the broker (docs/decisions/0067): an MQTT client
+ * (embedded Aedes, Mosquitto, EMQX…: ServerLink) or NATS JetStream (nats-link.ts). The rest of the
+ * server speaks MQTT topics to it and never knows which.
+ */
+export interface DeviceLinkClient {
+  readonly connected: boolean;
+  /** Connects and subscribes; rejects when the broker cannot be reached in `timeoutMs`. */
+  start(timeoutMs?: number): Promise<void>;
+  publish(topic: string, payload: string, qos?: 0 | 1): Promise<void>;
+  /** No more device messages; what was taken can still be acknowledged until close(). */
+  stop(): Promise<void>;
+  close(): Promise<void>;
+}
 
 export interface ServerLinkOptions {
   url: string;
@@ -11,7 +30,7 @@ export interface ServerLinkOptions {
    * and dev/+/up/http (the tunnel's answers, to every instance).
    */
   filter: string | string[];
-  onMessage(topic: string, payload: Buffer): void;
+  onMessage: DeviceMessageHandler;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'debug'>;
 }
 
@@ -20,7 +39,7 @@ export interface ServerLinkOptions {
  * again after each connection. Publishing while the broker is away queues in mqtt.js and is sent on
  * reconnection; the command's own timeout still bounds it.
  */
-export class ServerLink {
+export class ServerLink implements DeviceLinkClient {
   private client: MqttClient | null = null;
   connected = false;
 
@@ -76,6 +95,11 @@ export class ServerLink {
     return new Promise((resolve, reject) =>
       client.publish(topic, payload, { qos, retain: false }, (err) => (err ? reject(err) : resolve())),
     );
+  }
+
+  /** MQTT acknowledges on receipt (decision 0016): nothing waits, so stopping is leaving. */
+  stop(): Promise<void> {
+    return this.close();
   }
 
   async close(): Promise<void> {
