@@ -140,10 +140,18 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
+  // Each step is bounded: a step that hangs is named in the log and the clean-up goes on, so the
+  // cluster's processes are always stopped.
   const step = async (what: string, run: () => Promise<unknown> | undefined) => {
     const started = Date.now();
-    await run();
-    if (Date.now() - started > 5000) console.log(`afterAll: ${what} took ${Date.now() - started} ms`);
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<'timeout'>((r) => {
+      timer = setTimeout(() => r('timeout'), 25_000);
+    });
+    const outcome = await Promise.race([Promise.resolve(run()).catch((err) => err), limit]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') console.log(`afterAll: ${what} did not finish in 25 s`);
+    else if (Date.now() - started > 5000) console.log(`afterAll: ${what} took ${Date.now() - started} ms`);
   };
   await step('devices', () =>
     Promise.all(devices.map((d) => (d.connected ? d.stop().catch(() => undefined) : undefined))),
