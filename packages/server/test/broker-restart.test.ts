@@ -79,7 +79,7 @@ describe.skipIf(!HAS_MOSQUITTO)('the broker restarted (Mosquitto killed and star
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('devices come back, a command sent meanwhile ends once, every device answers after', async () => {
+  it('devices come back, a command and a configuration sent meanwhile end once, every device answers after', async () => {
     const owner = await createAccount(server);
     const projectId = await insertProject(server, owner.id);
     const sns = Array.from({ length: DEVICES }, () => testSn('B'));
@@ -114,6 +114,17 @@ describe.skipIf(!HAS_MOSQUITTO)('the broker restarted (Mosquitto killed and star
     await waitFor(() => running.every((d) => !d.connected), 'every device sees the broker gone', 20_000);
     // Sent while the broker is away: it cannot reach the device, and it must still end.
     const during = server.gateway.commands.send(sns[0], 'locate', { seconds: 1 }, SYSTEM_ACTOR);
+    // A configuration saved while the broker is away (committed, its push cannot reach the device):
+    // it must reach every device once the broker is back (re-sent, or retried by convergence).
+    const configured = sns.slice(1, 5);
+    const saves = configured.map((sn, i) =>
+      server.gateway.commands.setDesiredConfig(
+        sn,
+        { radios: [{ band: '2.4G' as const, channel: 1 + i, power: 15 }] },
+        SYSTEM_ACTOR,
+      ),
+    );
+    const revisions = (await Promise.all(saves)).map((s) => s.revision);
     await startBroker();
 
     const outcome = await during;
@@ -136,6 +147,17 @@ describe.skipIf(!HAS_MOSQUITTO)('the broker restarted (Mosquitto killed and star
       30_000,
     );
     expect(await allOnline()).toBe(true);
+    await waitFor(
+      async () => {
+        for (const [i, sn] of configured.entries()) {
+          const row = await deviceRow(server, sn);
+          if (row?.configStatus !== 'applied' || row.reportedRevision !== revisions[i]) return false;
+        }
+        return true;
+      },
+      'every device runs the configuration saved while the broker was away',
+      45_000,
+    );
 
     // Exactly one outcome per command: none left "sent".
     const rows = await server.database.db

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SimulatedDevice } from '@beacon/agent';
 import type { LiveEvent } from '@beacon/protocol';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
@@ -10,6 +11,7 @@ import {
   startEmbeddedPostgres,
   startEmbeddedPostgresOnFreePort,
 } from '../src/db/embedded.ts';
+import { deviceCommands } from '../src/db/schema.ts';
 import { SYSTEM_ACTOR } from '../src/gateway/commands.ts';
 import { insertProject, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
@@ -135,4 +137,53 @@ describe('a PostgreSQL restart', () => {
     const detail = await owner.client.get<{ status: number }>(`/projects/${projectId}/devices/${sn}`);
     expect(detail.body.data.status).toBe(1);
   });
+
+  it('a save during the outage answers 503 at once; a command whose deadline passes meanwhile answers its caller and is settled once', async () => {
+    const owner = await createAccount(server);
+    const projectId = await insertProject(server, owner.id);
+    const sn = testSn('O');
+    const device = await simulateOnline(server, sn);
+    devices.push(device);
+    // Acknowledged before the outage.
+    expect((await owner.client.post(`/projects/${projectId}/devices`, { sn })).body.code).toBe(0);
+    // The device stays online but no longer answers: its command can only end by its deadline.
+    device.link.pauseListening();
+    const pending = server.gateway.commands.send(sn, 'locate', { seconds: 1 }, SYSTEM_ACTOR, {
+      timeoutMs: 3000,
+    });
+    const rowsOf = () => server.database.db.select().from(deviceCommands).where(eq(deviceCommands.sn, sn));
+    await waitFor(async () => (await rowsOf()).some((r) => r.state === 'sent'), 'the command claimed');
+
+    await embedded.stop();
+    try {
+      // An administrator's save meanwhile: a clear 503 (5), in bounded time.
+      const t0 = Date.now();
+      const save = await owner.client.post(`/projects/${projectId}/devices`, { sn: testSn('O') });
+      expect(save.status).toBe(503);
+      expect(save.body.code).toBe(5);
+      expect(Date.now() - t0).toBeLessThan(5000);
+      // The deadline passes while the timeout cannot be written: the caller is answered anyway.
+      const outcome = await Promise.race([
+        pending,
+        new Promise<'hung'>((r) => setTimeout(() => r('hung'), 8000)),
+      ]);
+      expect(outcome).toMatchObject({ state: 'timeout', code: 5025 });
+    } finally {
+      embedded = await startEmbeddedPostgres(pgDir, port);
+    }
+
+    await waitFor(async () => (await owner.client.get('/health')).status === 200, 'health 200', 20_000);
+    // The row left `sent` by the failed write is settled by the sweeper: exactly one outcome.
+    await waitFor(
+      async () => (await rowsOf()).every((r) => r.state !== 'sent'),
+      'no command left sent',
+      20_000,
+    );
+    const rows = await rowsOf();
+    expect(rows.map((r) => [r.name, r.state, r.code])).toEqual([['locate', 'timeout', 5025]]);
+    // The save acknowledged before the outage is stored; the refused one is not.
+    const list = await owner.client.get<{ items: { sn: string }[] }>(`/projects/${projectId}/devices`);
+    expect(list.body.data.items.map((d) => d.sn)).toEqual([sn]);
+    device.link.resumeListening();
+  }, 90_000);
 });

@@ -240,7 +240,24 @@ export class CommandDispatcher {
           message: 'No reply from the device in time',
           data: null,
         })
-        .catch((err) => this.d.log.error({ err, id }, 'recording a command timeout failed'));
+        .catch((err) => {
+          // The database is away (an outage): the caller still gets its answer now, never a hang.
+          // The row stays `sent` past its deadline, and the sweeper records the same timeout once
+          // the database is back (decision 0066).
+          this.d.log.error({ err, id }, 'recording a command timeout failed; the sweeper will record it');
+          const waiter = this.waiters.get(id);
+          if (!waiter) return;
+          this.waiters.delete(id);
+          waiter.resolve({
+            id,
+            sn,
+            name,
+            state: CommandState.TIMEOUT,
+            code: COMMAND_EXPIRED,
+            message: 'No reply from the device in time',
+            data: null,
+          });
+        });
     }, timeoutMs);
     this.timers.add(timer);
     const result = await outcome;
