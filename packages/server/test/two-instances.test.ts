@@ -186,7 +186,7 @@ describe.skipIf(!EXTERNAL && !HAS_MOSQUITTO)('two instances, one database, one s
       ['B', b],
     ] as const) {
       server.jobs.register(kind, async ({ job }) => {
-        const key = String(job.payload.n);
+        const key = String((job.payload as { n: number }).n);
         runs.set(key, [...(runs.get(key) ?? []), name]);
         // Long enough that the other instance polls while this one holds the job.
         await new Promise((r) => setTimeout(r, 5));
