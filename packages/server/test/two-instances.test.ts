@@ -10,7 +10,8 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { freePort } from '../src/db/embedded.ts';
-import { deviceCommands, devices, jobs } from '../src/db/schema.ts';
+import { deviceCommands, devices, jobs, projectMembers } from '../src/db/schema.ts';
+import { publishEvent } from '../src/events/bus.ts';
 import { scheduleJob } from '../src/jobs/runner.ts';
 import { insertProject, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
@@ -176,6 +177,45 @@ describe.skipIf(!EXTERNAL && !HAS_MOSQUITTO)('two instances, one database, one s
     } finally {
       await joinGroup(b);
     }
+  });
+
+  it('a share revoked on A stops the member’s live events on A and on B', async () => {
+    const member = await createAccount(a);
+    const shared = await insertProject(a, owner.id);
+    const membersOwn = await insertProject(a, member.id);
+    await a.database.db
+      .insert(projectMembers)
+      .values({ projectId: shared, accountId: member.id, permission: 'rw', acceptedAt: new Date() });
+    const sn = testSn('S');
+    running.push(await simulateOnline(a, sn));
+    await a.database.db.update(devices).set({ projectId: shared }).where(eq(devices.sn, sn));
+    const onA = await listen(a, member.client.cookieToken!);
+    const onB = await listen(b, member.client.cookieToken!);
+    const changes = (s: Socket) => s.events.filter((e) => e.type === 'device.changed' && e.sn === sn).length;
+
+    expect(
+      (await owner.client.patch(`/projects/${shared}/devices/${sn}`, { remark: 'first' })).body.code,
+    ).toBe(0);
+    await waitFor(() => changes(onA) === 1 && changes(onB) === 1, 'the member sees the change on A and B');
+
+    expect((await owner.client.delete(`/projects/${shared}/shares/${member.id}`)).body.code).toBe(0);
+    expect(
+      (await owner.client.patch(`/projects/${shared}/devices/${sn}`, { remark: 'second' })).body.code,
+    ).toBe(0);
+    // A marker of the member's own project, published after the second change: once both sockets
+    // have it, the second change would have arrived before it.
+    const marker = `MARK${randomBytes(6).toString('hex').toUpperCase()}`;
+    await publishEvent(a.database.db, {
+      type: 'device.changed',
+      projectId: membersOwn,
+      sn: marker,
+      change: 'updated',
+      at: new Date().toISOString(),
+    });
+    const marked = (s: Socket) => s.events.some((e) => e.type === 'device.changed' && e.sn === marker);
+    await waitFor(() => marked(onA) && marked(onB), 'the marker on A and B');
+    expect(changes(onA)).toBe(1);
+    expect(changes(onB)).toBe(1);
   });
 
   it('every durable job runs once with both instances polling', async () => {
