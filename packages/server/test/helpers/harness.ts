@@ -138,3 +138,16 @@ export class HttpClient {
     return this.request<T>('DELETE', path);
   }
 }
+
+/**
+ * A second instance of `first`: the same database, the same broker and the same shared-subscription
+ * group (DESIGN.md "Growing past one machine"), its own HTTP port, job runner and server link. Only
+ * meaningful with an external broker (`first` started with MQTT_URL): with the embedded Aedes, each
+ * instance would start a broker of its own.
+ */
+export async function startSecondInstance(first: TestServer): Promise<TestServer> {
+  if (!first.config.mqttUrl) throw new Error('a second instance needs an external broker (MQTT_URL)');
+  const config: Config = { ...first.config, port: 0 };
+  const server = await startServer(config, { now: first.clock.now });
+  return { ...server, clock: first.clock, config, client: () => new HttpClient(server.url) };
+}
