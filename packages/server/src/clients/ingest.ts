@@ -2,7 +2,7 @@ import type { Telemetry } from '@beacon/protocol';
 import { and, inArray, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../db/client.ts';
 import { ensureDailyPartitions } from '../db/partitions.ts';
-import { clientSessions, devices, onlineClients } from '../db/schema.ts';
+import { clientSessions, onlineClients } from '../db/schema.ts';
 import type { BusEvent } from '../events/bus.ts';
 
 /**
@@ -78,15 +78,41 @@ export async function syncOnlineClients(
   items: readonly { sn: string; message: Telemetry; now: Date }[],
 ): Promise<BusEvent[]> {
   if (items.length === 0) return [];
-  const sns = items.map((i) => i.sn);
+  // One statement reads each device's project and the clients it listed before (a left join from
+  // the batch's SNs), in plain SQL: this runs for every telemetry batch, and two statements built by
+  // the query builder with one mapped object per client cost more than the work (decision 0069).
   const owners = new Map<string, number | null>();
-  for (const d of await tx
-    .select({ sn: devices.sn, projectId: devices.projectId })
-    .from(devices)
-    .where(inArray(devices.sn, sns))) {
-    owners.set(d.sn, d.projectId);
+  const existing: OnlineRow[] = [];
+  const read = await tx.execute<Record<string, unknown>>(sql`
+    select u.sn as owner, d.project_id as owner_project, c.project_id, c.mac, c.sn, c.name, c.ip, c.kind,
+           c.wired, c.ssid, c.band, c.rssi, c.tx_rate, c.rx_rate, c.tx_bytes, c.rx_bytes, c.vlan,
+           c.joined_at, c.seen_at
+    from jsonb_array_elements_text(${JSON.stringify(items.map((i) => i.sn))}::jsonb) as u(sn)
+    join devices d on d.sn = u.sn
+    left join online_clients c on c.sn = u.sn`);
+  for (const r of (read as unknown as { rows: Record<string, unknown>[] }).rows) {
+    owners.set(r.owner as string, r.owner_project === null ? null : Number(r.owner_project));
+    if (r.mac === null) continue;
+    existing.push({
+      projectId: Number(r.project_id),
+      mac: r.mac as string,
+      sn: r.sn as string,
+      name: r.name as string,
+      ip: r.ip as string,
+      kind: r.kind as string,
+      wired: r.wired as boolean,
+      ssid: r.ssid as string | null,
+      band: r.band as string | null,
+      rssi: r.rssi as number | null,
+      txRate: Number(r.tx_rate),
+      rxRate: Number(r.rx_rate),
+      txBytes: Number(r.tx_bytes),
+      rxBytes: Number(r.rx_bytes),
+      vlan: r.vlan as number | null,
+      joinedAt: new Date(r.joined_at as string | Date),
+      seenAt: new Date(r.seen_at as string | Date),
+    });
   }
-  const existing = await tx.select().from(onlineClients).where(inArray(onlineClients.sn, sns));
   const listed = new Map<string, typeof onlineClients.$inferInsert>();
   for (const { sn, message: t, now } of items) {
     const projectId = owners.get(sn);

@@ -61,6 +61,17 @@ export function registerClientsUpkeep(runner: JobRunner, database: Database, gat
       with folded as (delete from client_online_deltas returning 1)
       insert into client_online_deltas (project_id, delta)
       select project_id, count(*)::int from online_clients group by 1`);
+    // The kept device counts by project and type (decision 0069, migration 0030), folded and recounted
+    // the same way: drift left by a race between a move and a status change is healed here.
+    await tx.execute(sql`
+      with folded as (delete from device_count_deltas returning 1)
+      insert into device_count_deltas (project_id, type, online, offline, clients)
+      select d.project_id, d.type,
+             count(*) filter (where not (s.status = any(array[0, 9])))::int,
+             count(*) filter (where s.status = any(array[0, 9]))::int,
+             coalesce(sum(s.client_count) filter (where not (s.status = any(array[0, 9]))), 0)
+        from devices d join device_state s on s.sn = d.sn
+       where d.project_id is not null group by 1, 2`);
     // The sample is taken at the slot's start, so instances and retries agree on its time.
     const at = new Date(Math.floor(now.getTime() / SAMPLE_MS) * SAMPLE_MS);
     await tx.execute(sql`delete from client_counts where at = ${at.toISOString()}::timestamptz`);

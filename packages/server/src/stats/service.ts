@@ -35,7 +35,6 @@ import { AP_TYPES, TOP_FRESH_MS } from './rollup.ts';
 type ServiceDeps = Pick<Deps, 'database' | 'now'>;
 
 /** The offline statuses (SPEC.md §4: 0 and 9) as an SQL array. */
-const OFFLINE_SQL = sql.raw('array[0, 9]');
 
 interface Window {
   range: StatsRange;
@@ -219,12 +218,10 @@ export async function statusSummary(
   const [byType, wanRows, kept] = await Promise.all([
     rows<{ type: string; online: number; offline: number; clients: number }>(
       db,
-      sql`select d.type,
-          count(*) filter (where not (s.status = any(${OFFLINE_SQL})))::int as online,
-          count(*) filter (where s.status = any(${OFFLINE_SQL}))::int as offline,
-          coalesce(sum(s.client_count) filter (where not (s.status = any(${OFFLINE_SQL}))), 0)::int as clients
-        from devices d join device_state s on s.sn = d.sn
-        where d.project_id = ${projectId} group by d.type order by d.type`,
+      // The kept counts (decision 0069, migration 0030): a project's delta rows, not its devices.
+      sql`select type, sum(online)::int as online, sum(offline)::int as offline, sum(clients)::int as clients
+        from device_count_deltas where project_id = ${projectId}
+        group by type having sum(online) + sum(offline) > 0 order by type`,
     ),
     rows<{ bucket: string | Date; rx: unknown; tx: unknown }>(
       db,
