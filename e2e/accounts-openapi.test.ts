@@ -1,6 +1,13 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { call, createProjectByApi, PASSWORD, signUpByApi } from './helpers/account.ts';
+import {
+  call,
+  createProjectByApi,
+  outboxCount,
+  PASSWORD,
+  readInvitationLink,
+  signUpByApi,
+} from './helpers/account.ts';
 import { axeViolations } from './helpers/axe.ts';
 import { hasChromium, useBrowser } from './helpers/browser.ts';
 
@@ -49,7 +56,6 @@ describe.runIf(hasChromium())('accounts and open API in Chromium', () => {
       const email = `e2e-sub-${stamp}@example.com`;
       await page.getByTestId('subordinate-email').fill(email);
       await page.getByTestId('subordinate-nick').fill(`sub${vp.width}`);
-      await page.getByTestId('subordinate-password').fill(PASSWORD);
       await choose(page, 'subordinate-role', 'Engineer');
       await expectAccessible(page, `add subordinate @${vp.width}`);
       await page.getByTestId('subordinate-submit').click();
@@ -72,9 +78,30 @@ describe.runIf(hasChromium())('accounts and open API in Chromium', () => {
       await poll(() => page.getByTestId('team-table').getByText(`${name} · Read and write`).count()).toBe(1);
       await page.screenshot({ path: `/tmp/acc15b-team-${vp.width}.png`, fullPage: true });
 
-      // The subordinate signs in, sees the project read-write, and no account management of its own.
+      await expect
+        .poll(() => page.getByTestId(`team-invitation-${sub.id}`).textContent())
+        .toMatch(/Invitation pending/);
+      await page.getByTestId(`team-resend-${sub.id}`).click();
+      await expect.poll(() => outboxCount(email)).toBe(2);
+
+      // The subordinate sets its password from the invitation mail's link (decision 0068) …
       const subPage = await browser.newPage({ viewport: vp });
-      await subPage.goto('/login');
+      await subPage.goto(await readInvitationLink(email));
+      await subPage.getByTestId('invitation-password').fill(PASSWORD);
+      await subPage.getByTestId('invitation-confirm').fill(PASSWORD);
+      await expectAccessible(subPage, `set your password @${vp.width}`);
+      await subPage.getByTestId('invitation-submit').click();
+      await subPage.waitForURL('**/login');
+      // … which works once.
+      const again = await call(subPage, 'POST', '/auth/invitation', {
+        email,
+        token: new URL(await readInvitationLink(email), 'http://x').searchParams.get('token'),
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+      });
+      expect(again.code).toBe(5435);
+
+      // It signs in, sees the project read-write, and no account management of its own.
       expect((await call(subPage, 'POST', '/auth/login', { account: email, password: PASSWORD })).code).toBe(
         0,
       );

@@ -2,9 +2,9 @@ import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { call, PASSWORD, signUpByApi } from './helpers/account.ts';
+import { call, outboxCount, PASSWORD, readOutbox, signUpByApi } from './helpers/account.ts';
 import { axeViolations } from './helpers/axe.ts';
-import { hasChromium, useBrowser } from './helpers/browser.ts';
+import { baseUrl, hasChromium, useBrowser } from './helpers/browser.ts';
 
 /**
  * Social sign-in, binding, two-factor sign-in and single-session mode, through the in-process
@@ -122,4 +122,69 @@ describe.runIf(hasChromium())('sign-in methods in the browser', () => {
     await first.getByTestId('elsewhere-notice').waitFor();
     await expectAccessible(first, 'logged in elsewhere');
   });
+
+  for (const vp of VIEWPORTS) {
+    it(`signs in with a verified phone number, by password and by SMS code, and past the other app (69) (${vp.name})`, {
+      timeout: 120_000,
+    }, async () => {
+      const viewport = { width: vp.width, height: vp.height };
+      const owner = await browser.newPage({ viewport });
+      const email = `e2e-phone-${vp.name}-${Date.now()}@example.com`;
+      await signUpByApi(owner, email);
+      const phone = `13${String(Date.now()).slice(-9)}`;
+      const to = `+86${phone}`;
+      expect((await call(owner, 'POST', '/account/phone/code', { phone })).code).toBe(0);
+      const [, verifyCode] = await readOutbox(to, /\b(\d{4})\b/);
+      expect((await call(owner, 'PUT', '/account/phone', { phone, code: verifyCode })).code).toBe(0);
+      await owner.close();
+
+      // The Phone tab, with the password.
+      const page = await browser.newPage({ viewport });
+      await page.goto('/login');
+      await page.getByTestId('login-tab-phone').click();
+      await page.getByTestId('login-phone-number').fill(phone);
+      await page.getByTestId('login-phone-password').fill(PASSWORD);
+      await expectAccessible(page, `phone sign-in @${vp.width}`);
+      await page.getByTestId('login-phone-submit').click();
+      await page.waitForURL('**/overview/preview');
+      await call(page, 'POST', '/auth/logout');
+
+      // With an SMS code.
+      await page.goto('/login');
+      await page.getByTestId('login-tab-phone').click();
+      await page.getByTestId('login-phone-number').fill(phone);
+      await page.getByTestId('login-phone-method').getByText('SMS code').click();
+      const sent = await outboxCount(to);
+      await page.getByTestId('login-phone-send').click();
+      const [, code] = await readOutbox(to, /\b(\d{4})\b/, sent);
+      await page.getByTestId('login-phone-code').fill(code);
+      await expectAccessible(page, `phone sign-in by SMS code @${vp.width}`);
+      await page.getByTestId('login-phone-submit').click();
+      await page.waitForURL('**/overview/preview');
+
+      // Single-session mode, and the account's app signs in (X-Beacon-Client: app) …
+      expect((await call(page, 'PUT', '/account/single-session', { enabled: true })).code).toBe(0);
+      const app = await fetch(`${baseUrl()}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-beacon-client': 'app', origin: baseUrl() },
+        body: JSON.stringify({ account: email, password: PASSWORD, force: true }),
+      });
+      expect(((await app.json()) as { code: number }).code).toBe(0);
+      // … so the console asks before it ends the app's session (69).
+      const again = await browser.newPage({ viewport });
+      await again.goto('/login');
+      await again.getByTestId('login-tab-phone').click();
+      await again.getByTestId('login-phone-number').fill(phone);
+      await again.getByTestId('login-phone-password').fill(PASSWORD);
+      await again.getByTestId('login-phone-submit').click();
+      await again.getByTestId('other-app-notice').waitFor();
+      await expectAccessible(again, `other app online @${vp.width}`);
+      await again.screenshot({
+        path: path.resolve(import.meta.dirname, `artifacts/sign-in-other-app-${vp.name}.png`),
+        fullPage: true,
+      });
+      await again.getByTestId('sign-in-anyway').click();
+      await again.waitForURL('**/overview/preview');
+    });
+  }
 });

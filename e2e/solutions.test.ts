@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { SolutionSummary } from '@beacon/protocol';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { call, PASSWORD, signUpByApi } from './helpers/account.ts';
+import { acceptInvitationByApi, call, PASSWORD, signUpByApi } from './helpers/account.ts';
 import { axeViolations } from './helpers/axe.ts';
 import { hasChromium, useBrowser } from './helpers/browser.ts';
 
@@ -105,15 +105,11 @@ describe.runIf(hasChromium())('the solution generator in Chromium', () => {
     await signUpByApi(owner, `e2e-maker-owner-${Date.now()}@example.com`);
     // A subordinate account with the manufacturer role (SPEC.md §6 role 2) signs in on its own.
     const email = `e2e-maker-${Date.now()}@example.com`;
-    const created = await call(owner, 'POST', '/account/subordinates', {
-      email,
-      nick: 'Maker',
-      password: PASSWORD,
-      role: 2,
-    });
+    const created = await call(owner, 'POST', '/account/subordinates', { email, nick: 'Maker', role: 2 });
     expect(created.code).toBe(0);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto('/login');
+    await acceptInvitationByApi(page, email);
     expect((await call(page, 'POST', '/auth/login', { account: email, password: PASSWORD })).code).toBe(0);
     await page.goto('/models');
     const model = `E2E-M${Date.now().toString(36).toUpperCase()}`;

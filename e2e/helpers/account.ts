@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { readEmailCode } from './browser.ts';
+import { baseUrl, readEmailCode } from './browser.ts';
 
 export type Envelope<T = unknown> = { code: number; data: T; fields?: Record<string, string> };
 
@@ -75,4 +75,42 @@ export async function signUpInBrowser(page: Page, email: string, password = PASS
 export async function openProjectRow(page: Page, name: string): Promise<void> {
   await page.locator('tr[data-testid^="project-row-"]', { hasText: name }).click();
   await page.waitForURL('**/overview/preview');
+}
+
+/** The newest mail to `address` (an email or an SMS number) whose body matches `pattern`. */
+export async function readOutbox(address: string, pattern: RegExp, notBefore = 0): Promise<RegExpMatchArray> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const res = await fetch(`${baseUrl()}/api/v1/dev/outbox?email=${encodeURIComponent(address)}`);
+    const body = (await res.json()) as { data?: Array<{ body: string }> };
+    const all = body.data ?? [];
+    const match = all.length > notBefore ? all[0].body.match(pattern) : null;
+    if (match) return match;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`nothing matching ${pattern} sent to ${address}`);
+}
+
+/** How many mails or SMS `address` has received. */
+export async function outboxCount(address: string): Promise<number> {
+  const res = await fetch(`${baseUrl()}/api/v1/dev/outbox?email=${encodeURIComponent(address)}`);
+  return ((await res.json()) as { data?: unknown[] }).data?.length ?? 0;
+}
+
+/** The set-your-password link of a subordinate account's invitation mail: its path and query. */
+export async function readInvitationLink(email: string): Promise<string> {
+  const [href] = await readOutbox(email, /https?:\/\/\S+\/set-password\?\S+/);
+  const url = new URL(href);
+  return `${url.pathname}${url.search}`;
+}
+
+/** Sets a subordinate account's password through its invitation link, by the API (decision 0068). */
+export async function acceptInvitationByApi(page: Page, email: string, password = PASSWORD): Promise<void> {
+  const token = new URL(await readInvitationLink(email), baseUrl()).searchParams.get('token');
+  const res = await call(page, 'POST', '/auth/invitation', {
+    email,
+    token,
+    password,
+    confirmPassword: password,
+  });
+  expect(res.code).toBe(0);
 }

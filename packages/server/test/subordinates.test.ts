@@ -3,7 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, devices } from '../src/db/schema.ts';
 import { insertDevice } from './devices.helpers.ts';
-import { createAccount, newEmail, type TestAccount } from './helpers/accounts.ts';
+import { createAccount, newEmail, signInAgain, type TestAccount } from './helpers/accounts.ts';
 import { type HttpClient, startTestServer, type TestServer } from './helpers/harness.ts';
 
 /**
@@ -39,15 +39,37 @@ async function subordinate(
   const res = await main.client.post<SubordinateView>('/account/subordinates', {
     email,
     nick: `sub${level}`,
-    password,
     role,
     level,
   });
   expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+  // Its password is set through the invitation mail's link (decision 0068).
+  const { token } = await invitationOf(email);
+  const accepted = await server
+    .client()
+    .post('/auth/invitation', { email, token, password, confirmPassword: password });
+  expect(accepted.body.code, JSON.stringify(accepted.body)).toBe(0);
   const client = server.client();
   const login = await client.post('/auth/login', { account: email, password });
   expect(login.body.code, JSON.stringify(login.body)).toBe(0);
   return { view: res.body.data, client, password };
+}
+
+/** The newest invitation mail to `email` and its link's token (the mail is sent in the background). */
+async function invitationOf(email: string): Promise<{ body: string; link: URL; token: string }> {
+  for (let i = 0; i < 100; i++) {
+    const res = await server
+      .client()
+      .get<Array<{ subject: string; body: string }>>(`/dev/outbox?email=${encodeURIComponent(email)}`);
+    const mail = res.body.data.find((m) => m.subject.includes('set your password'));
+    const href = mail?.body.match(/https?:\/\/\S+/)?.[0];
+    if (mail && href) {
+      const link = new URL(href);
+      return { body: mail.body, link, token: link.searchParams.get('token') ?? '' };
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no invitation mail to ${email}`);
 }
 
 async function grant(id: number, project: number, permission: 'r' | 'rw') {
@@ -86,7 +108,6 @@ describe('subordinate accounts', () => {
     const taken = await main.client.post('/account/subordinates', {
       email: main.email,
       nick: 'dup',
-      password: 'sub-pass-1',
     });
     expect(taken.body.code).toBe(13);
     const { view } = await subordinate(1);
@@ -107,7 +128,6 @@ describe('subordinate accounts', () => {
     const foreign = await other.client.post<SubordinateView>('/account/subordinates', {
       email: newEmail('sub'),
       nick: 'theirs',
-      password: 'sub-pass-1',
     });
     expect((await main.client.delete(`/account/subordinates/${foreign.body.data.id}`)).status).toBe(404);
   });
@@ -125,7 +145,7 @@ describe('subordinate accounts', () => {
   });
 
   it('blocks the administrator-blocked operations (5444) even with read-write rights', async () => {
-    const { view, client, password } = await subordinate(1);
+    const { view, client } = await subordinate(1);
     await grant(view.id, projectId, 'rw');
     const before = await auditRows();
     const blocked = [
@@ -138,7 +158,8 @@ describe('subordinate accounts', () => {
       await client.delete(`/projects/${projectId}/devices/SUBBLOCK0001`),
       await client.post(`/projects/${projectId}/devices/SUBBLOCK0001/actions/reset`, {}),
       await client.post('/account/api-keys', { name: 'mine' }),
-      await client.post('/account/subordinates', { email: newEmail(), nick: 'n', password }),
+      await client.post('/account/subordinates', { email: newEmail(), nick: 'n' }),
+      await client.post(`/account/subordinates/${view.id}/invitation`),
     ];
     for (const res of blocked) {
       expect({ status: res.status, code: res.body.code }, JSON.stringify(res.body)).toEqual({
@@ -184,6 +205,125 @@ describe('subordinate accounts', () => {
     expect(changed.body.data.projects[0].permission).toBe('r');
     expect((await main.client.delete(`/account/subordinates/${view.id}`)).body.code).toBe(0);
     expect((await client.get('/account')).status).toBe(401);
+  });
+});
+
+describe('the set-your-password invitation of a subordinate account', () => {
+  it('mails a one-time link (7 days) instead of a password; the link sets the password once', async () => {
+    const email = newEmail('invite');
+    const created = await main.client.post<SubordinateView>('/account/subordinates', {
+      email,
+      nick: 'invitee',
+    });
+    expect(created.body.code, JSON.stringify(created.body)).toBe(0);
+    expect(created.body.data.passwordSet).toBe(false);
+    const expires = new Date(created.body.data.invitationExpiresAt ?? 0).getTime();
+    const left = expires - server.clock.now().getTime();
+    expect(left).toBeGreaterThan(7 * 86_400_000 - 60_000);
+    expect(left).toBeLessThanOrEqual(7 * 86_400_000);
+    // A first password in the body is refused: the main account never chooses one.
+    const withPassword = await main.client.post('/account/subordinates', {
+      email: newEmail('invite'),
+      nick: 'x',
+      password: 'sub-pass-1',
+    });
+    expect(withPassword.body.code).toBe(16);
+
+    const mail = await invitationOf(email);
+    expect(mail.link.pathname).toBe('/set-password');
+    expect(mail.link.searchParams.get('email')).toBe(email);
+    expect(mail.body).not.toMatch(/sub-pass/);
+    // No sign-in before the password is set.
+    expect((await server.client().post('/auth/login', { account: email, password: 'x' })).body.code).toBe(
+      5001,
+    );
+    const body = { email, token: mail.token, password: 'chosen-pass-1', confirmPassword: 'chosen-pass-1' };
+    const browser = server.client();
+    expect((await browser.post('/auth/invitation', { ...body, confirmPassword: 'other' })).body.code).toBe(
+      5039,
+    );
+    expect((await browser.post('/auth/invitation', { ...body, token: 'not-the-token' })).body.code).toBe(12);
+    expect((await browser.post('/auth/invitation', body)).body.code).toBe(0);
+    const used = await browser.post('/auth/invitation', {
+      ...body,
+      password: 'again-pass-2',
+      confirmPassword: 'again-pass-2',
+    });
+    expect({ status: used.status, code: used.body.code }).toEqual({ status: 409, code: 5435 });
+    expect((await browser.post('/auth/login', { account: email, password: 'chosen-pass-1' })).body.code).toBe(
+      0,
+    );
+    const listed = (await main.client.get<SubordinateView[]>('/account/subordinates')).body.data;
+    expect(listed.find((s) => s.email === email)).toMatchObject({
+      passwordSet: true,
+      invitationExpiresAt: null,
+    });
+    // Once the password is set, there is nothing to resend.
+    const again = await main.client.post(`/account/subordinates/${created.body.data.id}/invitation`);
+    expect(again.body.code).toBe(5449);
+  });
+
+  it('refuses an expired link (64); a resent invitation ends the older link', async () => {
+    const email = newEmail('invite');
+    const created = await main.client.post<SubordinateView>('/account/subordinates', { email, nick: 'late' });
+    const first = await invitationOf(email);
+    const set = (token: string) =>
+      server
+        .client()
+        .post('/auth/invitation', { email, token, password: 'late-pass-1', confirmPassword: 'late-pass-1' });
+    server.clock.advance(7 * 86_400_000 + 1000);
+    await signInAgain(server, main);
+    const expired = await set(first.token);
+    expect({ status: expired.status, code: expired.body.code }).toEqual({ status: 410, code: 64 });
+    expect(
+      (await main.client.get<SubordinateView[]>('/account/subordinates')).body.data.find(
+        (s) => s.email === email,
+      ),
+    ).toMatchObject({ passwordSet: false, invitationExpiresAt: null });
+
+    const resent = await main.client.post<SubordinateView>(
+      `/account/subordinates/${created.body.data.id}/invitation`,
+    );
+    expect(resent.body.code, JSON.stringify(resent.body)).toBe(0);
+    expect(resent.body.data.invitationExpiresAt).not.toBeNull();
+    let second = await invitationOf(email);
+    for (let i = 0; second.token === first.token && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      second = await invitationOf(email);
+    }
+    expect(second.token).not.toBe(first.token);
+    // A third invitation ends the second one at once.
+    server.clock.advance(1000);
+    await main.client.post(`/account/subordinates/${created.body.data.id}/invitation`);
+    let third = await invitationOf(email);
+    for (let i = 0; third.token === second.token && i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      third = await invitationOf(email);
+    }
+    expect((await set(second.token)).body.code).toBe(64);
+    expect((await set(third.token)).body.code).toBe(0);
+    // Another account cannot resend it.
+    const stranger = await createAccount(server);
+    expect(
+      (await stranger.client.post(`/account/subordinates/${created.body.data.id}/invitation`)).status,
+    ).toBe(404);
+  });
+
+  it('locks the email after 5 wrong links within 5 minutes (75)', async () => {
+    const email = newEmail('invite');
+    await main.client.post('/account/subordinates', { email, nick: 'locked' });
+    const { token } = await invitationOf(email);
+    const body = (t: string) => ({
+      email,
+      token: t,
+      password: 'lock-pass-1',
+      confirmPassword: 'lock-pass-1',
+    });
+    const browser = server.client();
+    for (let i = 0; i < 4; i++)
+      expect((await browser.post('/auth/invitation', body(`wrong${i}`))).body.code).toBe(12);
+    expect((await browser.post('/auth/invitation', body('wrong4'))).body.code).toBe(75);
+    expect((await browser.post('/auth/invitation', body(token))).body.code).toBe(75);
   });
 });
 

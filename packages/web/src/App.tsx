@@ -23,7 +23,7 @@ import { gateContext, SESSION_KEY, useSession } from './session/session.ts';
 import { forgetSession, sessionGate } from './session/signedOut.ts';
 import { errorText, setMessageApi } from './state/feedback.ts';
 
-const PUBLIC_PREFIXES = ['/login', '/signup', '/reset-password', '/static/', '/help'];
+const PUBLIC_PREFIXES = ['/login', '/signup', '/reset-password', '/set-password', '/static/', '/help'];
 export const isPublicPath = (path: string) => PUBLIC_PREFIXES.some((p) => path === p || path.startsWith(p));
 
 /**
@@ -56,6 +56,7 @@ const TeamPage = named(() => import('./features/team/TeamPage.tsx'), 'TeamPage')
 const HelpPage = named(() => import('./features/help/HelpPage.tsx'), 'HelpPage');
 const LoginPage = named(() => import('./features/auth/LoginPage.tsx'), 'LoginPage');
 const ResetPasswordPage = named(() => import('./features/auth/ResetPasswordPage.tsx'), 'ResetPasswordPage');
+const SetPasswordPage = named(() => import('./features/auth/SetPasswordPage.tsx'), 'SetPasswordPage');
 const SignUpPage = named(() => import('./features/auth/SignUpPage.tsx'), 'SignUpPage');
 const DevicesPage = named(() => import('./features/devices/DevicesPage.tsx'), 'DevicesPage');
 const AlarmPage = named(() => import('./features/alarms/AlarmPage.tsx'), 'AlarmPage');
@@ -310,6 +311,8 @@ export function App() {
               </PublicOnly>
             }
           />
+          {/* The invitation link of a subordinate account (decision 0068): also opened while signed in. */}
+          <Route path="/set-password" element={<SetPasswordPage />} />
           <Route
             path="/static/lrf"
             element={

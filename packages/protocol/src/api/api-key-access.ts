@@ -135,6 +135,7 @@ export const SUBORDINATE_BLOCKED: readonly { route: RouteContract; action?: read
   { route: TEAM_ROUTES.create },
   { route: TEAM_ROUTES.update },
   { route: TEAM_ROUTES.remove },
+  { route: TEAM_ROUTES.resendInvitation },
   { route: TEAM_ROUTES.grant },
   { route: TEAM_ROUTES.revoke },
 ];

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { LoginBody, ResetPasswordBody, SendCodeBody, SessionView, SignUpBody } from './auth.ts';
+import {
+  AcceptInvitationBody,
+  LoginBody,
+  ResetPasswordBody,
+  SendCodeBody,
+  SessionView,
+  SignUpBody,
+} from './auth.ts';
 import { SignInStep } from './identity.ts';
 import type { RouteContract } from './route-contract.ts';
 
@@ -12,4 +19,11 @@ export const AUTH_ROUTES = {
   logout: { method: 'POST', path: '/auth/logout', response: z.null() },
   session: { method: 'GET', path: '/auth/session', response: SessionView },
   resetPassword: { method: 'POST', path: '/auth/reset', body: ResetPasswordBody, response: z.null() },
+  /** A subordinate account sets its first password with its invitation link (decision 0068). */
+  acceptInvitation: {
+    method: 'POST',
+    path: '/auth/invitation',
+    body: AcceptInvitationBody,
+    response: z.null(),
+  },
 } as const satisfies Record<string, RouteContract>;

@@ -46,12 +46,35 @@ export const LoginBody = z.object({
   password: z.string().min(1, 'Password cannot be empty').max(PASSWORD_INPUT_MAX, 'The password is too long'),
   /** Keep the session beyond the browser session (cookie Max-Age). */
   remember: z.boolean().optional(),
+  /** "Sign in here anyway": end the session of the account's other app (code 69; decision 0068). */
+  force: z.boolean().optional(),
 });
 export type LoginBody = z.infer<typeof LoginBody>;
 
 /** POST /api/v1/auth/reset — reset the password with an email code. */
 export const ResetPasswordBody = z.object({ email, code: emailCode, password, confirmPassword: z.string() });
 export type ResetPasswordBody = z.infer<typeof ResetPasswordBody>;
+
+/**
+ * POST /api/v1/auth/invitation — a subordinate account sets its first password with the one-time
+ * link its invitation mail carries (7 days; an expired link answers 64, a used one 5435).
+ */
+export const INVITATION_TTL_DAYS = 7;
+export const AcceptInvitationBody = z
+  .object({
+    email,
+    token: z
+      .string()
+      .trim()
+      .min(1, 'The invitation link is incomplete')
+      .max(128, 'The invitation link is invalid'),
+    password,
+    confirmPassword: z.string(),
+  })
+  .strict();
+export type AcceptInvitationBody = z.infer<typeof AcceptInvitationBody>;
+/** The web page that takes the invitation link (email and token in its query). */
+export const INVITATION_PAGE_PATH = '/set-password';
 
 export const AccountView = z.object({
   id: z.number().int(),

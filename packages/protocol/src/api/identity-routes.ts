@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { SessionView } from './auth.ts';
 import {
+  PhoneLoginBody,
+  PhoneSignInCodeBody,
   ProviderView,
   RecoveryCodesView,
   SecondFactorBody,
   SecurityView,
   SendSmsCodeBody,
+  SignInStep,
   SingleSessionBody,
   SocialCallbackBody,
   SocialCallbackResult,
@@ -39,6 +42,14 @@ export const IDENTITY_ROUTES = {
     body: SocialCallbackBody,
     response: SocialCallbackResult,
   },
+  phoneSignInCode: {
+    method: 'POST',
+    path: '/auth/phone/code',
+    body: PhoneSignInCodeBody,
+    response: z.null(),
+  },
+  /** Signed in, or the second factor is needed (as AUTH_ROUTES.login). */
+  phoneLogin: { method: 'POST', path: '/auth/phone/login', body: PhoneLoginBody, response: SignInStep },
   secondFactor: {
     method: 'POST',
     path: '/auth/second-factor',

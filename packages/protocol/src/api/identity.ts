@@ -3,7 +3,7 @@ import { Codes } from '../errors.ts';
 import { validateSmsCode } from '../validators/account.ts';
 import { type Check, invalid } from '../validators/result.ts';
 import { checked } from '../validators/zod.ts';
-import { SessionView } from './auth.ts';
+import { PASSWORD_INPUT_MAX, SessionView } from './auth.ts';
 
 /**
  * Sign-in methods beyond the password (server auth/oidc.ts, auth/totp.ts, auth/sms.ts; web
@@ -29,7 +29,9 @@ export function socialLandingPath(provider: SocialProvider): string {
 export const SocialProviderParams = z.object({ provider: SocialProvider });
 
 /** POST /auth/social/:provider/start — sign in (or sign up) with an external identity. */
-export const SocialStartBody = z.object({ remember: z.boolean().optional() }).strict();
+export const SocialStartBody = z
+  .object({ remember: z.boolean().optional(), force: z.boolean().optional() })
+  .strict();
 /** Where the browser goes next: the provider's authorization URL (state, nonce and PKCE inside). */
 export const SocialRedirect = z.object({ url: z.string() });
 export type SocialRedirect = z.infer<typeof SocialRedirect>;
@@ -116,6 +118,56 @@ export const VerifyPhoneBody = z
   .object({ regionCode, phone, code: checked(z.string().trim(), validateSmsCode) })
   .strict();
 export type VerifyPhoneBody = z.input<typeof VerifyPhoneBody>;
+
+/**
+ * POST /auth/phone/code — a 4-digit SMS code to sign in with a verified phone number. The answer is
+ * the same whether or not an account has verified the number (no SMS then), with the same limits.
+ */
+export const PhoneSignInCodeBody = z.object({ regionCode, phone }).strict();
+export type PhoneSignInCodeBody = z.input<typeof PhoneSignInCodeBody>;
+
+/**
+ * POST /auth/phone/login — a verified phone number with the account's password or an SMS code
+ * (exactly one of them); then the second factor when it is on, as for the email (decision 0068).
+ */
+export const PhoneLoginBody = z
+  .object({
+    regionCode,
+    phone,
+    password: z
+      .string()
+      .min(1, 'Password cannot be empty')
+      .max(PASSWORD_INPUT_MAX, 'The password is too long')
+      .optional(),
+    code: checked(z.string().trim(), validateSmsCode).optional(),
+    remember: z.boolean().optional(),
+    force: z.boolean().optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if ((body.password === undefined) === (body.code === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['password'],
+        message: 'Enter the password or the SMS code',
+        params: { code: Codes.FORM_DATA },
+      });
+    }
+  });
+export type PhoneLoginBody = z.input<typeof PhoneLoginBody>;
+
+/**
+ * The kind of client a session belongs to (decision 0068): the web console, or another app that
+ * says so with this request header at sign-in. In single-session mode, signing in while the
+ * account is online in the other kind of client answers 69 unless the sign-in says `force`.
+ */
+export const SIGN_IN_CLIENT_HEADER = 'x-beacon-client';
+export const SIGN_IN_CLIENTS = ['web', 'app'] as const;
+export type SignInClient = (typeof SIGN_IN_CLIENTS)[number];
+export function signInClientOf(header: string | string[] | undefined): SignInClient {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value?.trim().toLowerCase() === 'app' ? 'app' : 'web';
+}
 
 /** PUT /account/single-session */
 export const SingleSessionBody = z.object({ enabled: z.boolean() }).strict();

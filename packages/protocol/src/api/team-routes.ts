@@ -38,6 +38,13 @@ export const TEAM_ROUTES = {
     params: SubordinateParams,
     response: z.null(),
   },
+  /** Mails a new set-your-password link (the older one stops working); 5449 once a password is set. */
+  resendInvitation: {
+    method: 'POST',
+    path: '/account/subordinates/:id/invitation',
+    params: SubordinateParams,
+    response: SubordinateView,
+  },
   grant: {
     method: 'POST',
     path: '/account/subordinates/:id/projects',

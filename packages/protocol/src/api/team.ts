@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AccountRole } from '../enums/account.ts';
 import { ProjectRight } from '../enums/project.ts';
-import { validateAccountPassword, validateEmail, validateNickname } from '../validators/account.ts';
+import { validateEmail, validateNickname } from '../validators/account.ts';
 import { checked } from '../validators/zod.ts';
 import { Id } from './ids.ts';
 
@@ -41,12 +41,14 @@ const RoleCode = z.union([
 const Level = z.union([z.literal(SubordinateLevel.GUEST), z.literal(SubordinateLevel.ADMIN)]);
 const Permission = z.enum([ProjectRight.READ, ProjectRight.READ_WRITE]);
 
-/** POST /account/subordinates — the main account sets the first password and tells it to the user. */
+/**
+ * POST /account/subordinates — no password: the new account gets an invitation mail with a one-time
+ * link to set its own (7 days), as Meraki does (docs/decisions/0068).
+ */
 export const CreateSubordinateBody = z
   .object({
     email: checked(z.string().trim().toLowerCase(), validateEmail),
     nick: checked(z.string().trim(), validateNickname),
-    password: checked(z.string(), validateAccountPassword),
     role: RoleCode.default(AccountRole.NORMAL),
     level: Level.default(SubordinateLevel.ADMIN),
   })
@@ -82,6 +84,10 @@ export const SubordinateView = z.object({
   displayRole: z.enum(DISPLAY_ROLES),
   createdAt: z.string(),
   projects: z.array(SubordinateProjectView),
+  /** False until the account has set its password through its invitation. */
+  passwordSet: z.boolean(),
+  /** When the latest invitation link stops working (null: none waiting, or the password is set). */
+  invitationExpiresAt: z.string().nullable(),
 });
 export type SubordinateView = z.infer<typeof SubordinateView>;
 

@@ -1,4 +1,11 @@
-import { API_PREFIX, ok as envelope, IDENTITY_ROUTES, type SocialCallbackResult } from '@beacon/protocol';
+import {
+  API_PREFIX,
+  ok as envelope,
+  IDENTITY_ROUTES,
+  SIGN_IN_CLIENT_HEADER,
+  type SocialCallbackResult,
+  signInClientOf,
+} from '@beacon/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { webOnly } from '../accounts/web-only.ts';
 import type { Config } from '../config.ts';
@@ -6,10 +13,12 @@ import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
 import { createOidc, FLOW_COOKIE, FLOW_TTL_MS } from './oidc.ts';
+import { createPhoneSignIn } from './phone-sign-in.ts';
 import { requireAccount } from './principal.ts';
 import { createSecurity } from './security.ts';
+import { createAuthService } from './service.ts';
 import { setSessionCookie } from './sessions.ts';
-import { CHALLENGE_COOKIE, clearChallengeCookie, setSignInCookies } from './sign-in-answer.ts';
+import { answerSignIn, CHALLENGE_COOKIE, clearChallengeCookie, setSignInCookies } from './sign-in-answer.ts';
 import { createPhoneVerification } from './sms.ts';
 import { createTwoFactor, type RequestContext } from './two-factor.ts';
 
@@ -17,7 +26,12 @@ const R = IDENTITY_ROUTES;
 const FLOW_COOKIE_PATH = `${API_PREFIX}/auth/social`;
 
 function context(request: FastifyRequest): RequestContext {
-  return { requestId: request.id, ip: request.ip, userAgent: request.headers['user-agent'] };
+  return {
+    requestId: request.id,
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+    client: signInClientOf(request.headers[SIGN_IN_CLIENT_HEADER]),
+  };
 }
 
 function setFlowCookie(reply: FastifyReply, config: Config, secret: string): void {
@@ -35,6 +49,7 @@ export async function identityAuthRoutes(app: App, deps: Deps): Promise<void> {
   const oidc = createOidc(deps);
   const twoFactor = createTwoFactor(deps);
   const security = createSecurity(deps);
+  const phoneSignIn = createPhoneSignIn(deps, createAuthService(deps));
   const { config } = deps;
   const tags = ['auth'];
   const rateLimited = { rateLimit: { max: config.authRateLimitPerMinute, timeWindow: '1 minute' } };
@@ -68,6 +83,7 @@ export async function identityAuthRoutes(app: App, deps: Deps): Promise<void> {
         request.params.provider,
         null,
         request.body.remember === true,
+        request.body.force === true,
       );
       setFlowCookie(reply, config, browserSecret);
       return ok({ url });
@@ -95,6 +111,39 @@ export async function identityAuthRoutes(app: App, deps: Deps): Promise<void> {
           : { outcome: 'signedIn', step: setSignInCookies(reply, config, done.signIn) };
       return ok(answer);
     },
+  );
+
+  app.post(
+    R.phoneSignInCode.path,
+    {
+      config: rateLimited,
+      schema: {
+        tags,
+        summary:
+          'Send a 4-digit SMS code to sign in with a verified phone number (region code 86 by default)',
+        body: R.phoneSignInCode.body,
+        response: { 200: envelope(R.phoneSignInCode.response) },
+      },
+    },
+    async (request) => {
+      await phoneSignIn.sendCode(request.body);
+      return ok(null);
+    },
+  );
+
+  app.post(
+    R.phoneLogin.path,
+    {
+      config: rateLimited,
+      schema: {
+        tags,
+        summary: 'Sign in with a verified phone number and the password or an SMS code',
+        body: R.phoneLogin.body,
+        response: { 200: envelope(R.phoneLogin.response) },
+      },
+    },
+    async (request, reply) =>
+      answerSignIn(reply, config, await phoneSignIn.login(request.body, context(request))),
   );
 
   app.post(

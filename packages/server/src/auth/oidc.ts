@@ -95,6 +95,7 @@ export function createOidc(deps: Deps) {
     provider: SocialProvider,
     accountId: number | null,
     remember: boolean,
+    force = false,
   ): Promise<SocialRedirect & { browserSecret: string }> {
     const p = providerConfig(provider);
     const c = await clientConfig(p);
@@ -115,6 +116,7 @@ export function createOidc(deps: Deps) {
       nonce,
       redirectUri,
       remember,
+      force,
       createdAt: now,
       expiresAt: new Date(now.getTime() + FLOW_TTL_MS),
     });
@@ -280,7 +282,7 @@ export function createOidc(deps: Deps) {
         if (existing) {
           const account = await repo.findAccountById(tx, existing.accountId);
           if (!account || account.isSystem) throw new AppError(Codes.SOCIAL_STATE);
-          return twoFactor.completeSignIn(tx, account, flow.remember, ctx, now);
+          return twoFactor.completeSignIn(tx, account, flow.remember, ctx, now, flow.force);
         }
         // Sign-up with the identity: its verified email becomes the account; never linked silently.
         const email = typeof found.info.email === 'string' ? found.info.email.trim().toLowerCase() : '';
@@ -304,7 +306,7 @@ export function createOidc(deps: Deps) {
           },
         );
         await bindIdentity(tx, account, provider, found, ctx, now);
-        return twoFactor.completeSignIn(tx, account, flow.remember, ctx, now);
+        return twoFactor.completeSignIn(tx, account, flow.remember, ctx, now, flow.force);
       });
       return { outcome: 'signedIn', signIn };
     },

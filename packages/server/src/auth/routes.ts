@@ -1,8 +1,9 @@
-import { AUTH_ROUTES, ok as envelope } from '@beacon/protocol';
+import { AUTH_ROUTES, ok as envelope, SIGN_IN_CLIENT_HEADER, signInClientOf } from '@beacon/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { ok } from '../http/reply.ts';
 import type { App } from '../http/types.ts';
+import { createInvitations } from '../team/invitations.ts';
 import { requireAccount } from './principal.ts';
 import { createAuthService, type RequestContext, type SignedIn } from './service.ts';
 import { clearSessionCookie, setSessionCookie } from './sessions.ts';
@@ -12,11 +13,17 @@ const tags = ['auth'];
 const R = AUTH_ROUTES;
 
 function context(request: FastifyRequest): RequestContext {
-  return { requestId: request.id, ip: request.ip, userAgent: request.headers['user-agent'] };
+  return {
+    requestId: request.id,
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+    client: signInClientOf(request.headers[SIGN_IN_CLIENT_HEADER]),
+  };
 }
 
 export async function authRoutes(app: App, deps: Deps): Promise<void> {
   const service = createAuthService(deps);
+  const invitations = createInvitations(deps);
   const { config } = deps;
   // Per-IP limit on the routes that take passwords or send mail (SPEC.md §8 code 5034 when over).
   const rateLimited = { rateLimit: { max: config.authRateLimitPerMinute, timeWindow: '1 minute' } };
@@ -98,6 +105,23 @@ export async function authRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) => ok(await service.session(requireAccount(request))),
+  );
+
+  app.post(
+    R.acceptInvitation.path,
+    {
+      config: rateLimited,
+      schema: {
+        tags,
+        summary: "Set a subordinate account's first password with its invitation link (once, 7 days)",
+        body: R.acceptInvitation.body,
+        response: { 200: envelope(R.acceptInvitation.response) },
+      },
+    },
+    async (request) => {
+      await invitations.accept(request.body, request.id);
+      return ok(null);
+    },
   );
 
   app.post(

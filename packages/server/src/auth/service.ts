@@ -8,6 +8,7 @@ import {
   type ResetPasswordBody,
   type SendCodeBody,
   type SessionView,
+  type SignInClient,
   type SignUpBody,
   validatePasswordConfirmation,
 } from '@beacon/protocol';
@@ -36,6 +37,7 @@ export interface RequestContext {
   requestId: string;
   ip?: string;
   userAgent?: string;
+  client?: SignInClient;
 }
 
 export interface SignedIn {
@@ -161,6 +163,7 @@ export function createAuthService(deps: Deps) {
       persistent,
       userAgent: ctx.userAgent,
       ip: ctx.ip,
+      client: ctx.client,
     });
     return {
       token,
@@ -258,7 +261,7 @@ export function createAuthService(deps: Deps) {
       }
       return db.transaction(async (tx) => {
         await clearFailures(tx, 'login', subject);
-        return twoFactor.completeSignIn(tx, usable, body.remember === true, ctx, now);
+        return twoFactor.completeSignIn(tx, usable, body.remember === true, ctx, now, body.force === true);
       });
     },
 
@@ -309,6 +312,10 @@ export function createAuthService(deps: Deps) {
     /** Shared with the account domain: wrong old passwords count towards the login lockout. */
     assertLoginNotLocked: (accountId: number, now: Date) => assertNotLocked('login', `id:${accountId}`, now),
     recordLoginFailure: (accountId: number, now: Date) => recordFailure('login', `id:${accountId}`, now),
+    /** The same, for a sign-in subject of another kind (a phone number: auth/phone-sign-in.ts). */
+    assertLoginNotLockedBy: (subject: string, now: Date) => assertNotLocked('login', subject, now),
+    recordLoginFailureBy: (subject: string, now: Date) => recordFailure('login', subject, now),
+    clearLoginFailures: (tx: DbOrTx, subject: string) => clearFailures(tx, 'login', subject),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { SignInClient } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../config.ts';
@@ -15,6 +16,8 @@ export interface NewSession {
   persistent: boolean;
   userAgent?: string;
   ip?: string;
+  /** The web console (default) or another app (decision 0068). */
+  client?: SignInClient;
 }
 
 /** Creates a server-side session and returns its opaque token (only the hash is stored). */
@@ -33,6 +36,7 @@ export async function createSession(db: DbOrTx, config: Config, now: Date, s: Ne
       expiresAt: new Date(now.getTime() + ttl * 1000),
       userAgent: s.userAgent?.slice(0, 256),
       ip: s.ip,
+      client: s.client ?? 'web',
     })
     .returning({ id: sessions.id });
   await afterNewSession(db, s.accountId, row.id, now);

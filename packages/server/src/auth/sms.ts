@@ -1,10 +1,10 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { AppError, Codes, type SendSmsCodeBody, type VerifyPhoneBody } from '@beacon/protocol';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { recordAudit } from '../audit/audit.ts';
-import type { Database } from '../db/client.ts';
-import { mailOutbox } from '../db/schema.ts';
+import type { Database, DbOrTx } from '../db/client.ts';
+import { accountSecurity, mailOutbox } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import type { Principal } from './principal.ts';
 import * as repo from './repository.ts';
@@ -82,12 +82,36 @@ const sameHash = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
-export function createPhoneVerification(deps: Deps) {
-  const { db } = deps.database;
+/** The server's SMS sender: the webhook transport when SMS_WEBHOOK_URL is set, the outbox always. */
+export function smsSenderOf(deps: Deps): SmsSender {
   const transport = deps.config.signIn.smsWebhookUrl
     ? webhookTransport(deps.config.signIn.smsWebhookUrl)
     : null;
-  const sender = createSmsSender(deps.database, transport, deps.config.devOutbox, deps.log);
+  return createSmsSender(deps.database, transport, deps.config.devOutbox, deps.log);
+}
+
+/** The account that has verified this number, if any (a number signs in to one account: 0068). */
+export async function accountOfPhone(
+  db: DbOrTx,
+  regionCode: string,
+  phone: string,
+): Promise<number | undefined> {
+  const [row] = await db
+    .select({ accountId: accountSecurity.accountId })
+    .from(accountSecurity)
+    .where(
+      and(
+        eq(accountSecurity.phoneRegion, regionCode),
+        eq(accountSecurity.phoneNumber, phone),
+        isNotNull(accountSecurity.phoneVerifiedAt),
+      ),
+    );
+  return row?.accountId;
+}
+
+export function createPhoneVerification(deps: Deps) {
+  const { db } = deps.database;
+  const sender = smsSenderOf(deps);
 
   async function wrong(to: string, now: Date): Promise<never> {
     const locked = await db.transaction(async (tx) => {
@@ -140,6 +164,8 @@ export function createPhoneVerification(deps: Deps) {
       const regionCode = body.regionCode ?? '86';
       const to = e164(regionCode, body.phone);
       if (await repo.lockedUntil(db, 'code', to, now)) throw new AppError(Codes.VERIFY_LIMIT);
+      const holder = await accountOfPhone(db, regionCode, body.phone);
+      if (holder !== undefined && holder !== principal.accountId) throw new AppError(Codes.PHONE_TAKEN);
       const latest = await repo.latestUnusedCode(db, to, SMS_PURPOSE);
       if (!latest || !sameHash(latest.codeHash, hashSmsCode(principal.accountId, to, body.code))) {
         return wrong(to, now);
@@ -152,11 +178,17 @@ export function createPhoneVerification(deps: Deps) {
       await db.transaction(async (tx) => {
         if (!(await repo.markCodeUsed(tx, latest.id, now))) return wrong(to, now);
         await repo.deleteFailures(tx, 'code', to);
-        await upsertSecurity(tx, principal.accountId, {
-          phoneRegion: regionCode,
-          phoneNumber: body.phone,
-          phoneVerifiedAt: now,
-        });
+        try {
+          await upsertSecurity(tx, principal.accountId, {
+            phoneRegion: regionCode,
+            phoneNumber: body.phone,
+            phoneVerifiedAt: now,
+          });
+        } catch (err) {
+          // Another account verified it at the same moment.
+          if (repo.isUniqueViolation(err, 'account_security_phone_uq')) throw new AppError(Codes.PHONE_TAKEN);
+          throw err;
+        }
         await recordAudit(
           tx,
           { accountId: principal.accountId, account: principal.account, requestId },

@@ -7,6 +7,7 @@ import {
   type RecoveryCodesView,
   type SecondFactorNeeded,
   type SessionView,
+  type SignInClient,
   type TwoFactorSetupView,
 } from '@beacon/protocol';
 import { and, count, eq, isNull } from 'drizzle-orm';
@@ -21,6 +22,7 @@ import { DEV_SECRET_KEY, Secrets } from '../security/secrets.ts';
 import type { Principal } from './principal.ts';
 import * as repo from './repository.ts';
 import { createSession } from './sessions.ts';
+import { assertOtherAppOffline } from './single-session.ts';
 import { hashSecret, newSecret } from './tokens.ts';
 
 /**
@@ -43,6 +45,8 @@ export interface RequestContext {
   requestId: string;
   ip?: string;
   userAgent?: string;
+  /** The kind of client signing in (X-Beacon-Client; decision 0068). */
+  client?: SignInClient;
 }
 
 /** A sign-in's first factor passed: a session, or a challenge for the second factor. */
@@ -203,8 +207,9 @@ export function createTwoFactor(deps: Deps) {
 
   return {
     /**
-     * The end of every first factor (password, social provider): with two-factor sign-in on, a
-     * challenge (5 minutes) instead of a session.
+     * The end of every first factor (password, phone, social provider): with two-factor sign-in on,
+     * a challenge (5 minutes) instead of a session. In single-session mode, the account online in
+     * another kind of client answers 69 unless `force` ("sign in here anyway", decision 0068).
      */
     async completeSignIn(
       tx: DbOrTx,
@@ -212,7 +217,9 @@ export function createTwoFactor(deps: Deps) {
       persistent: boolean,
       ctx: RequestContext,
       now: Date,
+      force = false,
     ): Promise<SignInOutcome> {
+      if (!force) await assertOtherAppOffline(tx, account.id, ctx.client ?? 'web', now);
       if (await twoFactorOn(tx, account.id)) {
         const challengeToken = newSecret();
         const expiresAt = new Date(now.getTime() + CHALLENGE_TTL_MS);
@@ -235,6 +242,7 @@ export function createTwoFactor(deps: Deps) {
         persistent,
         userAgent: ctx.userAgent,
         ip: ctx.ip,
+        client: ctx.client,
       });
       return {
         kind: 'session',
@@ -275,6 +283,7 @@ export function createTwoFactor(deps: Deps) {
           persistent: challenge.persistent,
           userAgent: ctx.userAgent,
           ip: ctx.ip,
+          client: ctx.client,
         });
         if (method === 'recovery') {
           await recordAudit(

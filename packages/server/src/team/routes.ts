@@ -29,7 +29,8 @@ export async function teamRoutes(app: App, deps: Deps): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'Create a subordinate account (email, nick, first password, role code, level)',
+        summary:
+          'Create a subordinate account (email, nick, role code, level); it is mailed a set-your-password link',
         body: R.create.body,
         response: { 200: envelope(R.create.response) },
       },
@@ -49,6 +50,19 @@ export async function teamRoutes(app: App, deps: Deps): Promise<void> {
       },
     },
     async (request) => ok(await service.update(callerOf(request), request.params.id, request.body)),
+  );
+
+  app.post(
+    R.resendInvitation.path,
+    {
+      schema: {
+        tags,
+        summary: 'Mail a new set-your-password link to a subordinate account that has no password yet',
+        params: R.resendInvitation.params,
+        response: { 200: envelope(R.resendInvitation.response) },
+      },
+    },
+    async (request) => ok(await service.resendInvitation(callerOf(request), request.params.id)),
   );
 
   app.delete(

@@ -14,7 +14,6 @@ import {
 } from '@beacon/protocol';
 import { eq, sql } from 'drizzle-orm';
 import { type Actor, recordAudit } from '../audit/audit.ts';
-import { hashPassword } from '../auth/passwords.ts';
 import type { Caller } from '../auth/principal.ts';
 import { cloudIdExists, findAccountByLogin, isUniqueViolation, lockKey } from '../auth/repository.ts';
 import { randomCloudId } from '../auth/service.ts';
@@ -23,6 +22,7 @@ import { accounts } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { publishSignOut } from '../events/bus.ts';
 import { loadProjectAccess } from '../projects/access.ts';
+import { createInvitations, hasPassword } from './invitations.ts';
 import * as repo from './repository.ts';
 
 /** How many newly joined devices the alert lists at most (the newest). */
@@ -32,7 +32,12 @@ function actor(caller: Caller): Actor {
   return { accountId: caller.accountId, account: caller.account, requestId: caller.requestId };
 }
 
-function toView(row: repo.AccountRow, grants: repo.GrantRow[]): SubordinateView {
+function toView(
+  row: repo.AccountRow,
+  grants: repo.GrantRow[],
+  invitations: Map<string, Date>,
+): SubordinateView {
+  const passwordSet = hasPassword(row.passwordHash);
   const level = row.level === SubordinateLevel.GUEST ? SubordinateLevel.GUEST : SubordinateLevel.ADMIN;
   return {
     id: row.id,
@@ -50,6 +55,8 @@ function toView(row: repo.AccountRow, grants: repo.GrantRow[]): SubordinateView 
         name: g.name,
         permission: g.permission === ProjectRight.READ_WRITE ? ProjectRight.READ_WRITE : ProjectRight.READ,
       })),
+    passwordSet,
+    invitationExpiresAt: passwordSet ? null : (invitations.get(row.email)?.toISOString() ?? null),
   };
 }
 
@@ -60,9 +67,14 @@ function toView(row: repo.AccountRow, grants: repo.GrantRow[]): SubordinateView 
  */
 export function createTeamService(deps: Deps) {
   const { db } = deps.database;
+  const invitations = createInvitations(deps);
 
   async function view(tx: DbOrTx, row: repo.AccountRow): Promise<SubordinateView> {
-    return toView(row, await repo.grantsOf(tx, [row.id]));
+    return toView(
+      row,
+      await repo.grantsOf(tx, [row.id]),
+      await invitations.waiting(tx, [row.email], deps.now()),
+    );
   }
 
   async function own(tx: DbOrTx, caller: Caller, id: number, lock = false): Promise<repo.AccountRow> {
@@ -78,18 +90,25 @@ export function createTeamService(deps: Deps) {
         db,
         rows.map((r) => r.id),
       );
-      return rows.map((r) => toView(r, grants));
+      const waiting = await invitations.waiting(
+        db,
+        rows.map((r) => r.email),
+        deps.now(),
+      );
+      return rows.map((r) => toView(r, grants, waiting));
     },
 
-    /** At most MAX_SUBORDINATES (5445); the login (the email) must be free (13). */
+    /**
+     * At most MAX_SUBORDINATES (5445); the login (the email) must be free (13). No password: the
+     * account gets an invitation mail with its set-your-password link (decision 0068).
+     */
     async create(caller: Caller, input: CreateSubordinateBody): Promise<SubordinateView> {
       const body = CreateSubordinateBody.parse(input);
       const now = deps.now();
-      const passwordHash = await hashPassword(body.password);
       let cloudId = randomCloudId();
       while (await cloudIdExists(db, cloudId)) cloudId = randomCloudId();
       try {
-        return await db.transaction(async (tx) => {
+        const { created, mail } = await db.transaction(async (tx) => {
           await lockKey(tx, `subordinates:${caller.accountId}`);
           await lockKey(tx, `email:${body.email}`);
           if ((await repo.countSubordinates(tx, caller.accountId)) >= MAX_SUBORDINATES) {
@@ -104,7 +123,7 @@ export function createTeamService(deps: Deps) {
               account: body.email,
               email: body.email,
               nick: body.nick,
-              passwordHash,
+              passwordHash: '',
               cloudId,
               role: body.role,
               parentId: caller.accountId,
@@ -120,12 +139,35 @@ export function createTeamService(deps: Deps) {
             entityId: row.id,
             after: { email: row.email, nick: row.nick, role: row.role, level: row.level },
           });
-          return view(tx, row);
+          const invitation = await invitations.issue(tx, row.email, caller.account, now);
+          return { created: await view(tx, row), mail: invitation.mail };
         });
+        deps.mailer.sendLater(mail);
+        return created;
       } catch (err) {
         if (isUniqueViolation(err, 'accounts_account_uq')) throw new AppError(Codes.USER_EXISTS);
         throw err;
       }
+    },
+
+    /** A new set-your-password link (the older one ends); 5449 once the account has a password. */
+    async resendInvitation(caller: Caller, id: number): Promise<SubordinateView> {
+      const now = deps.now();
+      const { updated, mail } = await db.transaction(async (tx) => {
+        const sub = await own(tx, caller, id, true);
+        if (hasPassword(sub.passwordHash)) throw new AppError(Codes.PASSWORD_ALREADY_SET);
+        const invitation = await invitations.issue(tx, sub.email, caller.account, now);
+        await recordAudit(tx, actor(caller), {
+          at: now,
+          action: 'invite',
+          entity: 'subordinate',
+          entityId: id,
+          after: { email: sub.email, expiresAt: invitation.expiresAt.toISOString() },
+        });
+        return { updated: await view(tx, sub), mail: invitation.mail };
+      });
+      deps.mailer.sendLater(mail);
+      return updated;
     },
 
     /** Nick, role code and level; a visitor's read-write projects become read-only. */

@@ -174,7 +174,7 @@ export const INPUT_ROUTES: InputRoute[] = [
     pattern: '/api/v1/auth/login',
     caller: 'anonymous',
     path: () => '/api/v1/auth/login',
-    body: (c) => ({ account: c.account.email, password: PASSWORD, remember: true }),
+    body: (c) => ({ account: c.account.email, password: PASSWORD, remember: true, force: false }),
   },
   {
     method: 'POST',
@@ -189,6 +189,18 @@ export const INPUT_ROUTES: InputRoute[] = [
     caller: 'anonymous',
     path: () => '/api/v1/auth/reset',
     body: (c) => ({ email: c.account.email, code: '123456', password: PASSWORD, confirmPassword: PASSWORD }),
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/auth/invitation',
+    caller: 'anonymous',
+    path: () => '/api/v1/auth/invitation',
+    body: () => ({
+      email: freshEmail('invited'),
+      token: 'a'.repeat(43),
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+    }),
   },
 
   // ── account (src/accounts/routes.ts)
@@ -268,7 +280,27 @@ export const INPUT_ROUTES: InputRoute[] = [
     pattern: '/api/v1/auth/social/:provider/start',
     caller: 'anonymous',
     path: () => '/api/v1/auth/social/google/start',
-    body: () => ({ remember: true }),
+    body: () => ({ remember: true, force: false }),
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/auth/phone/code',
+    caller: 'anonymous',
+    path: () => '/api/v1/auth/phone/code',
+    body: () => ({ regionCode: '86', phone: `1390013${String(++counter).padStart(4, '0')}` }),
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/auth/phone/login',
+    caller: 'anonymous',
+    path: () => '/api/v1/auth/phone/login',
+    body: () => ({
+      regionCode: '86',
+      phone: '13900139000',
+      password: PASSWORD,
+      remember: true,
+      force: false,
+    }),
   },
   {
     method: 'POST',
@@ -349,7 +381,7 @@ export const INPUT_ROUTES: InputRoute[] = [
     method: 'POST',
     pattern: '/api/v1/account/subordinates',
     path: () => '/api/v1/account/subordinates',
-    body: () => ({ email: freshEmail('sub'), nick: 'subnick', password: PASSWORD, role: 1, level: 1 }),
+    body: () => ({ email: freshEmail('sub'), nick: 'subnick', role: 1, level: 1 }),
   },
   {
     method: 'PATCH',
@@ -363,6 +395,12 @@ export const INPUT_ROUTES: InputRoute[] = [
     pattern: '/api/v1/account/subordinates/:id',
     setup: subordinateOf,
     path: (c) => `/api/v1/account/subordinates/${c.fixture.id}`,
+  },
+  {
+    method: 'POST',
+    pattern: '/api/v1/account/subordinates/:id/invitation',
+    setup: subordinateOf,
+    path: (c) => `/api/v1/account/subordinates/${c.fixture.id}/invitation`,
   },
   {
     method: 'POST',

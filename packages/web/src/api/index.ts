@@ -1,5 +1,6 @@
 import {
   ACCOUNT_ROUTES,
+  type AcceptInvitationBody,
   type ApiKeyBody,
   AUTH_ROUTES,
   type ChangePasswordBody,
@@ -59,6 +60,7 @@ export const api = {
   login: (body: LoginBody) => callRoute(A.login, {}, { body }),
   logout: () => callRoute(A.logout, {}),
   resetPassword: (body: ResetPasswordBody) => callRoute(A.resetPassword, {}, { body }),
+  acceptInvitation: (body: AcceptInvitationBody) => callRoute(A.acceptInvitation, {}, { body }),
   session: () => callRoute(A.session, {}),
 
   account: () => callRoute(Acc.get, {}),

@@ -74,6 +74,10 @@ export const sessions = pgTable(
     revokedReason: text('revoked_reason'),
     userAgent: text('user_agent'),
     ip: text('ip'),
+    /** 'web' (the console) or 'app' (another app, by the X-Beacon-Client header): decision 0068. */
+    client: text('client', { enum: ['web', 'app'] })
+      .notNull()
+      .default('web'),
   },
   (t) => [uniqueIndex('sessions_token_uq').on(t.tokenHash), index('sessions_account_idx').on(t.accountId)],
 );

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
@@ -53,6 +54,8 @@ export const oidcFlows = pgTable(
     nonce: text('nonce').notNull(),
     redirectUri: text('redirect_uri').notNull(),
     remember: boolean('remember').notNull().default(false),
+    /** "Sign in here anyway" (code 69, decision 0068). */
+    force: boolean('force').notNull().default(false),
     createdAt: tstz('created_at').notNull(),
     expiresAt: tstz('expires_at').notNull(),
     usedAt: tstz('used_at'),
@@ -61,21 +64,30 @@ export const oidcFlows = pgTable(
 );
 
 /** Per-account sign-in settings: single-session mode, the TOTP secret (sealed), the verified phone. */
-export const accountSecurity = pgTable('account_security', {
-  accountId: integer('account_id')
-    .primaryKey()
-    .references(() => accounts.id, { onDelete: 'cascade' }),
-  singleSession: boolean('single_session').notNull().default(false),
-  totpSecret: text('totp_secret'),
-  totpEnabledAt: tstz('totp_enabled_at'),
-  /** The last 30-second step whose code was accepted: a code is good once (RFC 6238 §5.2). */
-  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
-  totpPendingSecret: text('totp_pending_secret'),
-  totpPendingAt: tstz('totp_pending_at'),
-  phoneRegion: text('phone_region'),
-  phoneNumber: text('phone_number'),
-  phoneVerifiedAt: tstz('phone_verified_at'),
-});
+export const accountSecurity = pgTable(
+  'account_security',
+  {
+    accountId: integer('account_id')
+      .primaryKey()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    singleSession: boolean('single_session').notNull().default(false),
+    totpSecret: text('totp_secret'),
+    totpEnabledAt: tstz('totp_enabled_at'),
+    /** The last 30-second step whose code was accepted: a code is good once (RFC 6238 §5.2). */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    totpPendingSecret: text('totp_pending_secret'),
+    totpPendingAt: tstz('totp_pending_at'),
+    phoneRegion: text('phone_region'),
+    phoneNumber: text('phone_number'),
+    phoneVerifiedAt: tstz('phone_verified_at'),
+  },
+  // A verified number signs in to one account (decision 0068).
+  (t) => [
+    uniqueIndex('account_security_phone_uq')
+      .on(t.phoneRegion, t.phoneNumber)
+      .where(sql`${t.phoneVerifiedAt} is not null`),
+  ],
+);
 
 /** Single-use recovery codes of two-factor sign-in (only a SHA-256 is kept). */
 export const recoveryCodes = pgTable(

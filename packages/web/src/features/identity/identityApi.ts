@@ -1,11 +1,14 @@
-import { IDENTITY_ROUTES as R, type SocialProvider } from '@beacon/protocol';
+import { type PhoneLoginBody, IDENTITY_ROUTES as R, type SocialProvider } from '@beacon/protocol';
 import { callRoute } from '../../api/route.ts';
 
 /** Sign-in methods: the IDENTITY_ROUTES of the protocol. */
 export const identityApi = {
   providers: () => callRoute(R.socialProviders, {}),
-  start: (provider: SocialProvider, remember: boolean) =>
-    callRoute(R.socialStart, { provider }, { body: { remember } }),
+  start: (provider: SocialProvider, remember: boolean, force = false) =>
+    callRoute(R.socialStart, { provider }, { body: force ? { remember, force } : { remember } }),
+  phoneSignInCode: (regionCode: string, phone: string) =>
+    callRoute(R.phoneSignInCode, {}, { body: { regionCode, phone } }),
+  phoneLogin: (body: PhoneLoginBody) => callRoute(R.phoneLogin, {}, { body }),
   callback: (search: string) => callRoute(R.socialCallback, {}, { body: { search } }),
   secondFactor: (code: string) => callRoute(R.secondFactor, {}, { body: { code } }),
   security: () => callRoute(R.security, {}),

@@ -4,12 +4,12 @@ import { type ButtonProps, Form, Input, Modal, Radio, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useFormSubmit } from '../../forms/useFormSubmit.ts';
 import { parseForm } from '../../forms/zodForm.ts';
+import { showSuccess } from '../../state/feedback.ts';
 import { TEAM_KEY, teamApi } from './api.ts';
 
 interface Values {
   email: string;
   nick: string;
-  password: string;
   role: number;
   level: number;
 }
@@ -17,12 +17,14 @@ interface Values {
 const INITIAL: Values = {
   email: '',
   nick: '',
-  password: '',
   role: AccountRole.NORMAL,
   level: SubordinateLevel.ADMIN,
 };
 
-/** Add a subordinate account: email (its login), nick, first password, role code and level. */
+/**
+ * Add a subordinate account: email (its login), nick, role code and level. No password: the account
+ * is mailed a link to set its own (decision 0068).
+ */
 export function SubordinateModal({ open, onClose }: { open: boolean; onClose(): void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -33,6 +35,7 @@ export function SubordinateModal({ open, onClose }: { open: boolean; onClose(): 
     if (!body) return;
     const result = await run(() => teamApi.create(body));
     if (!result.ok) return;
+    showSuccess(t('team.invitationSent', { email: body.email }));
     await queryClient.invalidateQueries({ queryKey: TEAM_KEY });
     form.resetFields();
     onClose();
@@ -54,14 +57,11 @@ export function SubordinateModal({ open, onClose }: { open: boolean; onClose(): 
         onFinish={onFinish}
         requiredMark={false}
       >
-        <Form.Item name="email" label={t('team.email')}>
+        <Form.Item name="email" label={t('team.email')} extra={t('team.invitationHint')}>
           <Input type="email" autoComplete="off" data-testid="subordinate-email" />
         </Form.Item>
         <Form.Item name="nick" label={t('team.nick')}>
           <Input maxLength={32} data-testid="subordinate-nick" />
-        </Form.Item>
-        <Form.Item name="password" label={t('team.password')} extra={t('team.passwordHint')}>
-          <Input.Password autoComplete="new-password" data-testid="subordinate-password" />
         </Form.Item>
         <Form.Item name="role" label={t('team.role')}>
           <Select

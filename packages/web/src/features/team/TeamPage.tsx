@@ -8,7 +8,8 @@ import { DeleteButton } from '../../components/DeleteButton.tsx';
 import { reportFailure } from '../../forms/useFormSubmit.ts';
 import { PageTitle } from '../../layout/PageTitle.tsx';
 import { useSession } from '../../session/session.ts';
-import { errorText } from '../../state/feedback.ts';
+import { errorText, showSuccess } from '../../state/feedback.ts';
+import { formatDateTime } from '../../util/format.ts';
 import { TEAM_KEY, teamApi } from './api.ts';
 import { GrantsModal } from './GrantsModal.tsx';
 import { SubordinateModal } from './SubordinateModal.tsx';
@@ -25,6 +26,14 @@ export function TeamPage() {
   const [granting, setGranting] = useState<SubordinateView | null>(null);
   const isSubordinate = session.data?.account.parentId != null;
   const list = useQuery({ queryKey: TEAM_KEY, queryFn: teamApi.list, enabled: !isSubordinate });
+  const resend = useMutation({
+    mutationFn: (id: number) => teamApi.resendInvitation(id),
+    onSuccess: (s) => {
+      showSuccess(t('team.invitationSent', { email: s.email }));
+      return queryClient.invalidateQueries({ queryKey: TEAM_KEY });
+    },
+    onError: (e) => reportFailure(e),
+  });
   const remove = useMutation({
     mutationFn: (id: number) => teamApi.remove(id),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: TEAM_KEY }),
@@ -73,6 +82,16 @@ export function TeamPage() {
                 <Space direction="vertical" size={0}>
                   <span data-testid={`team-row-${s.account}`}>{s.nick}</span>
                   <Typography.Text type="secondary">{s.email}</Typography.Text>
+                  {s.passwordSet ? null : (
+                    <Tag
+                      color={s.invitationExpiresAt ? 'gold' : 'red'}
+                      data-testid={`team-invitation-${s.id}`}
+                    >
+                      {s.invitationExpiresAt
+                        ? t('team.invitationPending', { date: formatDateTime(s.invitationExpiresAt) })
+                        : t('team.invitationExpired')}
+                    </Tag>
+                  )}
                 </Space>
               ),
             },
@@ -115,6 +134,16 @@ export function TeamPage() {
                   <Button size="small" onClick={() => setGranting(s)} data-testid={`team-projects-${s.id}`}>
                     {t('team.manageProjects')}
                   </Button>
+                  {s.passwordSet ? null : (
+                    <Button
+                      size="small"
+                      loading={resend.isPending && resend.variables === s.id}
+                      onClick={() => resend.mutate(s.id)}
+                      data-testid={`team-resend-${s.id}`}
+                    >
+                      {t('team.resendInvitation')}
+                    </Button>
+                  )}
                   <DeleteButton
                     size="small"
                     confirm={t('team.deleteConfirm', { name: s.nick || s.account })}

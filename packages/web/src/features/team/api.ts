@@ -15,6 +15,7 @@ export const teamApi = {
   create: (body: CreateSubordinateBody) => callRoute(R.create, {}, { body }),
   update: (id: number, body: UpdateSubordinateBody) => callRoute(R.update, { id }, { body }),
   remove: (id: number) => callRoute(R.remove, { id }),
+  resendInvitation: (id: number) => callRoute(R.resendInvitation, { id }),
   grant: (id: number, body: GrantProjectBody) => callRoute(R.grant, { id }, { body }),
   revoke: (id: number, projectId: number) => callRoute(R.revoke, { id, projectId }),
   joined: () => callRoute(R.joinedDevices, {}),
