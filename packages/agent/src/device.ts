@@ -59,8 +59,6 @@ export interface DeviceOptions {
   /** Local address of the lean link's socket (spreads a large fleet over 127.0.0.x). */
   localAddress?: string;
   keepalive?: number;
-  /** The mqtt link's wait for a CONNACK before it tries the next URL, ms (default 15 s). */
-  connectTimeoutMs?: number;
   /** The Ed25519 public key (base64) firmware must be signed with; default the development key. */
   firmwareKey?: string;
   clientEvents?: boolean;
@@ -272,7 +270,6 @@ export async function startDevice(options: DeviceOptions): Promise<SimulatedDevi
     backoffMinMs: options.backoffMinMs ?? 1000,
     backoffMaxMs: options.backoffMaxMs ?? 60_000,
     keepalive: options.keepalive ?? 30,
-    connectTimeoutMs: options.connectTimeoutMs,
     onConnected: () => core.onConnected(),
     onDisconnected: () => core.onDisconnected(),
     onMessage: (payload: Buffer) => void core.onMessage(payload),

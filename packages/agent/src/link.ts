@@ -20,8 +20,6 @@ export interface MqttLinkOptions {
   backoffMinMs: number;
   backoffMaxMs: number;
   keepalive: number;
-  /** How long a connection attempt may wait for the broker's CONNACK before the next URL is tried (default 15 s). */
-  connectTimeoutMs?: number;
   onConnected(): void;
   onDisconnected(): void;
   onMessage(payload: Buffer): void;
@@ -77,7 +75,7 @@ export class MqttLink implements Link {
       clean: true,
       keepalive: this.o.keepalive,
       reconnectPeriod: 0,
-      connectTimeout: this.o.connectTimeoutMs ?? 15_000,
+      connectTimeout: 15_000,
       will: {
         topic: this.topics.state,
         payload: Buffer.from(JSON.stringify(lastWillPayload(this.connectedAt))),

@@ -125,9 +125,6 @@ beforeAll(async () => {
         backoffMinMs: 100,
         backoffMaxMs: 500,
         keepalive: 5,
-        // A node that takes a CONNECT but does not answer it (NATS while its JetStream elects new
-        // leaders after the kill) is left for the next one after 5 s, not the default 15 s.
-        connectTimeoutMs: 5000,
         clientEvents: false,
       }),
     );
