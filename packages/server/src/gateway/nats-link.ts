@@ -53,6 +53,26 @@ export interface NatsLinkOptions {
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'debug'>;
 }
 
+/** The longest each step of close() may wait (the consumer's end, the connection's drain). */
+const CLOSE_STEP_MS = 5000;
+
+/** True when `p` settles (either way) within `ms`. */
+async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = p.then(
+    () => true as const,
+    () => true as const,
+  );
+  try {
+    return await Promise.race([settled, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Unacknowledged messages an instance may hold; past it NATS keeps the rest in the stream. */
 const MAX_ACK_PENDING = 20_000;
 
@@ -211,7 +231,9 @@ export class NatsLink implements DeviceLinkClient {
   async stop(): Promise<void> {
     this.stopped = true;
     this.messages?.stop();
-    await this.consuming?.catch(() => undefined);
+    // Bounded (a shutdown must end): a pull that does not end in time is left to close().
+    if (this.consuming && !(await settlesWithin(this.consuming, CLOSE_STEP_MS)))
+      this.o.log.warn(`nats: the consumer did not stop within ${CLOSE_STEP_MS} ms; closing anyway`);
   }
 
   async close(): Promise<void> {
@@ -224,6 +246,13 @@ export class NatsLink implements DeviceLinkClient {
     // What is still unacknowledged (not written) is offered to another instance at once.
     for (const m of this.pending) m.nak();
     this.pending.clear();
-    if (nc && !nc.isClosed()) await nc.drain().catch(() => nc.close());
+    if (nc && !nc.isClosed()) {
+      // drain() flushes: with no node reachable (the client reconnecting for ever) it would not end.
+      const drained = nc.drain().catch(() => undefined);
+      if (!(await settlesWithin(drained, CLOSE_STEP_MS))) {
+        this.o.log.warn(`nats: the connection did not drain within ${CLOSE_STEP_MS} ms; closed`);
+        await settlesWithin(nc.close(), CLOSE_STEP_MS);
+      }
+    }
   }
 }
