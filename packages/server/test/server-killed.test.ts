@@ -90,7 +90,7 @@ class ServerProcess {
   }
 
   describe(): string {
-    return `${this.lines.map((l) => `${l.level} ${l.msg}`).join('\n')}\n${this.stderr}`;
+    return `${this.lines.map((l) => (l.level >= 40 ? JSON.stringify(l) : `${l.level} ${l.msg}`)).join('\n')}\n${this.stderr}`;
   }
 }
 
