@@ -37,6 +37,17 @@ export interface ProjectWriteOptions {
   check?: (access: ProjectAccess) => ProjectAccess;
 }
 
+const WRITE_ATTEMPTS = 4;
+
+/** SQLSTATE 40P01 (deadlock detected) or 40001 (serialization failure), through Drizzle's wrapping. */
+export function isRetryableConflict(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; i++) {
+    if (e.code === '40P01' || e.code === '40001') return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
 export async function withProjectWrite<T>(
   deps: Pick<Deps, 'database' | 'now'>,
   caller: WriteCaller,
@@ -45,24 +56,38 @@ export async function withProjectWrite<T>(
   options: ProjectWriteOptions = {},
 ): Promise<T> {
   const now = deps.now();
-  const after: (() => void)[] = [];
-  const result = await deps.database.db.transaction(async (tx) => {
-    const loaded = await loadProjectAccess(tx, caller, projectId, { now, lock: options.lock });
-    const access = (options.check ?? requireWritable)(loaded);
-    const audits: AuditEntry[] = [];
-    const events: BusEvent[] = [];
-    const value = await change({
-      tx,
-      access,
-      now,
-      audit: (entry) => audits.push({ ...entry, projectId }),
-      publish: (event) => events.push(event),
-      afterCommit: (fn) => after.push(fn),
+  let after: (() => void)[] = [];
+  const attempt = () =>
+    deps.database.db.transaction(async (tx) => {
+      after = [];
+      const loaded = await loadProjectAccess(tx, caller, projectId, { now, lock: options.lock });
+      const access = (options.check ?? requireWritable)(loaded);
+      const audits: AuditEntry[] = [];
+      const events: BusEvent[] = [];
+      const value = await change({
+        tx,
+        access,
+        now,
+        audit: (entry) => audits.push({ ...entry, projectId }),
+        publish: (event) => events.push(event),
+        afterCommit: (fn) => after.push(fn),
+      });
+      await recordAudits(tx, caller, audits, now);
+      await publishEvents(tx, events);
+      return value;
     });
-    await recordAudits(tx, caller, audits, now);
-    await publishEvents(tx, events);
-    return value;
-  });
+  let result: T;
+  for (let tries = 1; ; tries++) {
+    try {
+      result = await attempt();
+      break;
+    } catch (err) {
+      // A deadlock (or serialisation failure) rolled the whole transaction back: nothing of it was
+      // written, so it is run again (issue 16: concurrent saves of a project's devices while a bulk
+      // action or a project-wide save locks the project row answered 500 "deadlock detected").
+      if (tries >= WRITE_ATTEMPTS || !isRetryableConflict(err)) throw err;
+    }
+  }
   for (const fn of after) fn();
   return result;
 }

@@ -1,0 +1,409 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { type SimulatedDevice, startDevice } from '@beacon/agent';
+import { CommandState } from '@beacon/protocol';
+import { inArray } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
+import { connect, type Database } from '../src/db/client.ts';
+import { freePort } from '../src/db/embedded.ts';
+import { deviceCommands, deviceEvents, devices } from '../src/db/schema.ts';
+import { deviceRow, insertProject, testSn, waitFor } from './devices.helpers.ts';
+import { createAccount, type TestAccount } from './helpers/accounts.ts';
+import { HttpClient, TestClock, type TestServer } from './helpers/harness.ts';
+
+/**
+ * Issue 16, faults: the server process itself (src/main.ts, a child of the test) killed with SIGKILL
+ * in the middle of a bulk action and of a configuration push, then started again on the same
+ * database; and stopped with SIGTERM while devices report and an administrator saves. The database
+ * (the test run's PostgreSQL) and the broker (CI's Mosquitto through MQTT_URL, else a private
+ * Mosquitto) outlive the server, as they do in production. Skipped where neither exists.
+ */
+
+const HAS_MOSQUITTO = !spawnSync('mosquitto', ['-h']).error;
+const EXTERNAL = process.env.MQTT_URL;
+const root = path.resolve(import.meta.dirname, '../../..');
+const main = path.join(root, 'packages/server/src/main.ts');
+const FACTORY_KEY = 'server-killed-factory-key';
+
+interface LogLine {
+  level: number;
+  msg: string;
+  [key: string]: unknown;
+}
+
+class ServerProcess {
+  readonly lines: LogLine[] = [];
+  stderr = '';
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private readonly child: ChildProcess;
+
+  constructor(env: Record<string, string>) {
+    const { DATABASE_URL: _d, MQTT_URL: _m, ...inherited } = process.env;
+    this.child = spawn(process.execPath, ['--import', 'tsx', main], {
+      cwd: root,
+      env: { ...inherited, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let buffered = '';
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const parts = buffered.split('\n');
+      buffered = parts.pop()!;
+      for (const part of parts) {
+        try {
+          this.lines.push(JSON.parse(part) as LogLine);
+        } catch {
+          this.lines.push({ level: 60, msg: part });
+        }
+      }
+    });
+    this.child.stderr!.on('data', (chunk: Buffer) => {
+      this.stderr += chunk.toString('utf8');
+    });
+    this.exited = new Promise((resolve) =>
+      this.child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
+  }
+
+  async waitForLog(text: string, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.lines.some((l) => l.msg?.includes(text))) {
+      if (Date.now() > deadline || this.child.exitCode !== null) {
+        throw new Error(`no "${text}" in the log:\n${this.describe()}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
+  kill(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  }
+
+  describe(): string {
+    return `${this.lines.map((l) => (l.level >= 40 ? JSON.stringify(l) : `${l.level} ${l.msg}`)).join('\n')}\n${this.stderr}`;
+  }
+}
+
+const listening = (p: number) =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect(p, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+
+let dir: string;
+let broker: ChildProcess | null = null;
+let mqttUrl: string;
+let databaseUrl: string;
+let database: Database;
+const servers: ServerProcess[] = [];
+const running: SimulatedDevice[] = [];
+let env: Record<string, string>;
+/** What createAccount and the device helpers need of a server: its database, config, clock, HTTP. */
+let view: TestServer;
+
+async function startServer(extra: Record<string, string> = {}): Promise<ServerProcess> {
+  const server = new ServerProcess({ ...env, ...extra });
+  servers.push(server);
+  await server.waitForLog('Beacon is running', 60_000);
+  return server;
+}
+
+/** What an earlier attempt left running (vitest retries a failed test once). */
+async function stopAll(): Promise<void> {
+  await Promise.all(running.splice(0).map((d) => d.kill().catch(() => {})));
+  for (const s of servers) s.kill();
+  await Promise.all(servers.splice(0).map((s) => s.exited));
+}
+
+describe.skipIf(!EXTERNAL && !HAS_MOSQUITTO)('the server process killed or stopped under load', () => {
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'beacon-server-killed-'));
+    fs.chmodSync(dir, 0o755);
+    if (EXTERNAL) mqttUrl = EXTERNAL;
+    else {
+      const port = await freePort();
+      fs.writeFileSync(
+        path.join(dir, 'mosquitto.conf'),
+        `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_type error\n`,
+      );
+      broker = spawn('mosquitto', ['-c', path.join(dir, 'mosquitto.conf')], { stdio: 'ignore' });
+      await waitFor(() => listening(port), 'mosquitto listening');
+      mqttUrl = `mqtt://127.0.0.1:${port}`;
+    }
+    // A database of its own on the test run's PostgreSQL: it outlives the server process.
+    const adminUrl = inject('adminDatabaseUrl');
+    const name = `beacon_k_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    const port = await freePort();
+    env = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dir,
+      DATABASE_URL: databaseUrl,
+      MQTT_URL: mqttUrl,
+      MQTT_SHARE_GROUP: `k${randomBytes(4).toString('hex')}`,
+      DEMO: '0',
+      DEV_OUTBOX: '1',
+      AUTH_RATE_LIMIT: '1000',
+      COMMAND_TIMEOUT_MS: '8000',
+      CONFIG_RETRY_BASE_SECONDS: '1',
+      BEACON_FACTORY_KEY: FACTORY_KEY,
+      BEACON_SECRET_KEY: 'server-killed-secret-key',
+      BEACON_FIRMWARE_KEY: '5e'.repeat(32),
+    };
+    database = connect(databaseUrl, 4);
+    const config = loadConfig(env);
+    view = {
+      database,
+      config,
+      clock: new TestClock(),
+      client: () => new HttpClient(`http://127.0.0.1:${port}`),
+    } as unknown as TestServer;
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(running.map((d) => d.kill().catch(() => {})));
+    for (const s of servers) s.kill();
+    await Promise.all(servers.map((s) => s.exited));
+    await database?.close();
+    if (broker && broker.exitCode === null) broker.kill('SIGKILL');
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function fleet(
+    owner: TestAccount,
+    projectId: number,
+    count: number,
+    link: 'lean' | 'mqtt',
+  ): Promise<SimulatedDevice[]> {
+    const sns = Array.from({ length: count }, () => testSn('K'));
+    const started: SimulatedDevice[] = [];
+    for (const sn of sns) {
+      const res = await owner.client.post(`/projects/${projectId}/devices`, { sn, model: 'BA-W1200C' });
+      expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    }
+    await Promise.all(
+      sns.map(async (sn) => {
+        const device = await startDevice({
+          url: mqttUrl,
+          sn,
+          model: 'BA-W1200C',
+          factoryKey: FACTORY_KEY,
+          timeScale: 0.01,
+          telemetryMs: 2000,
+          backoffMinMs: 100,
+          backoffMaxMs: 500,
+          keepalive: 5,
+          clientEvents: false,
+          link,
+        });
+        running.push(device);
+        started.push(device);
+      }),
+    );
+    await waitFor(
+      async () => {
+        for (const sn of sns) if ((await deviceRow(view, sn))?.status !== 1) return false;
+        return true;
+      },
+      'every device online',
+      30_000,
+    );
+    return started;
+  }
+
+  it('SIGKILL mid bulk action and mid configuration push: every command ends once, every device converges', async () => {
+    await stopAll();
+    const first = await startServer();
+    const owner = await createAccount(view);
+    const projectId = await insertProject(view, owner.id);
+    const fleetOf = await fleet(owner, projectId, 30, 'lean');
+    const sns = fleetOf.map((d) => d.sn);
+
+    // The devices stop answering (connected, online): every command stays "sent" until the kill.
+    for (const d of fleetOf) d.pauseListening();
+    const bulk = owner.client
+      .post(`/projects/${projectId}/devices/actions/locate`, { sns, params: { seconds: 1 } })
+      .catch(() => null);
+    const revisions = await Promise.all(
+      sns.map(async (sn, i) => {
+        const current = (
+          await owner.client.get<{ revision: number }>(`/projects/${projectId}/devices/${sn}/config`)
+        ).body.data;
+        const res = await owner.client.request('PUT', `/projects/${projectId}/devices/${sn}/config`, {
+          expectedRevision: current.revision,
+          document: { name: `Killed ${i}`, radios: [{ band: '2.4G', channel: 1 + (i % 11), power: 15 }] },
+        });
+        expect(res.status, `${JSON.stringify(res.body)}\n${first.describe()}`).toBe(200);
+        return (res.body.data as { revision: number }).revision;
+      }),
+    );
+    // A device runs one command at a time: its apply-config may wait behind its locate. Killed once
+    // every device has a command in flight and the bulk action has reached every device.
+    await waitFor(
+      async () => {
+        const rows = await database.db.select().from(deviceCommands).where(inArray(deviceCommands.sn, sns));
+        const sent = rows.filter((r) => r.state === CommandState.SENT);
+        return (
+          sns.every((sn) => sent.some((r) => r.sn === sn)) &&
+          sent.filter((r) => r.name === 'locate').length === sns.length
+        );
+      },
+      'a command in flight for every device, the locate for all',
+      20_000,
+    );
+    first.signal('SIGKILL');
+    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    await bulk;
+    for (const d of fleetOf) d.resumeListening();
+
+    const second = await startServer();
+    // The sweeper ends what the dead process left "sent"; convergence pushes the revisions again.
+    await waitFor(
+      async () => {
+        const rows = await database.db.select().from(deviceCommands).where(inArray(deviceCommands.sn, sns));
+        return rows.every((r) => r.state !== CommandState.SENT);
+      },
+      'no command left "sent"',
+      30_000,
+    );
+    await waitFor(
+      async () => {
+        for (const [i, sn] of sns.entries()) {
+          const row = await deviceRow(view, sn);
+          if (row?.configStatus !== 'applied' || row.reportedRevision !== revisions[i]) return false;
+        }
+        return true;
+      },
+      'every device runs its desired revision',
+      40_000,
+    );
+    for (const [i, d] of fleetOf.entries()) expect(d.revision).toBe(revisions[i]);
+
+    // Exactly one outcome per command: each row ended once (state, code, finishedAt), one locate per
+    // device, and the rows still say so after a while (a late reply changes nothing).
+    const rows = await database.db.select().from(deviceCommands).where(inArray(deviceCommands.sn, sns));
+    expect(rows.filter((r) => r.state === CommandState.SENT || !r.finishedAt)).toEqual([]);
+    for (const sn of sns) expect(rows.filter((r) => r.sn === sn && r.name === 'locate')).toHaveLength(1);
+    expect(rows.filter((r) => r.name === 'locate').every((r) => r.state === CommandState.TIMEOUT)).toBe(true);
+    const desired = await database.db
+      .select({ sn: devices.sn, desired: devices.desiredRevision })
+      .from(devices)
+      .where(inArray(devices.sn, sns));
+    for (const [i, sn] of sns.entries()) expect(desired.find((d) => d.sn === sn)?.desired).toBe(revisions[i]);
+
+    second.signal('SIGTERM');
+    expect(await second.exited, second.describe()).toEqual({ code: 0, signal: null });
+    await Promise.all(fleetOf.map((d) => d.kill().catch(() => {})));
+  }, 150_000);
+  it('SIGTERM while devices send events and an administrator saves: nothing acknowledged is lost', async () => {
+    await stopAll();
+    const first = await startServer();
+    const owner = await createAccount(view);
+    const projectId = await insertProject(view, owner.id);
+    // mqtt.js devices: a QoS 1 publish resolves on its PUBACK.
+    const senders = await fleet(owner, projectId, 8, 'mqtt');
+
+    let load = true;
+    let signalledAt = Number.POSITIVE_INFINITY;
+    const acked: { sn: string; id: string; at: number }[] = [];
+    let seq = 0;
+    const eventLoops = senders.map(async (d) => {
+      while (load) {
+        const id = `load-${++seq}`;
+        const payload = JSON.stringify({
+          id,
+          ts: Date.now(),
+          event: 'port-up',
+          level: 'info',
+          message: 'load',
+        });
+        try {
+          await d.link.publishRaw(`dev/${d.sn}/up/event`, payload, 1);
+          acked.push({ sn: d.sn, id, at: Date.now() });
+        } catch {}
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    });
+    const saved: string[] = [];
+    let refused = 0;
+    const httpLoops = [0, 1, 2].map(async () => {
+      while (load) {
+        const sn = testSn('H');
+        try {
+          const res = await owner.client.post(`/projects/${projectId}/devices`, { sn, model: 'BA-W1200C' });
+          if (res.status === 200 && res.body.code === 0) saved.push(sn);
+          else refused++;
+        } catch {
+          refused++;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+    });
+
+    await new Promise((r) => setTimeout(r, 2000));
+    signalledAt = Date.now();
+    first.signal('SIGTERM');
+    expect(await first.exited, first.describe()).toEqual({ code: 0, signal: null });
+    // Some more while no server runs (these the broker acknowledges and has nobody to give to).
+    await new Promise((r) => setTimeout(r, 500));
+    load = false;
+    await Promise.all([...eventLoops, ...httpLoops]);
+    const second = await startServer();
+
+    const before = acked.filter((a) => a.at < signalledAt);
+    expect(before.length).toBeGreaterThan(50);
+    expect(saved.length).toBeGreaterThan(5);
+    const stored = new Set(
+      (
+        await database.db
+          .select({ sn: deviceEvents.sn, id: deviceEvents.eventId })
+          .from(deviceEvents)
+          .where(
+            inArray(
+              deviceEvents.sn,
+              senders.map((d) => d.sn),
+            ),
+          )
+      ).map((e) => `${e.sn}/${e.id}`),
+    );
+    // Every event acknowledged before the signal is stored: received ones are written before exit.
+    expect(before.filter((a) => !stored.has(`${a.sn}/${a.id}`))).toEqual([]);
+    // Every HTTP write answered 200 is stored.
+    const rows = await database.db.select({ sn: devices.sn }).from(devices).where(inArray(devices.sn, saved));
+    expect(rows.map((r) => r.sn).sort()).toEqual([...saved].sort());
+    const after = acked.filter((a) => a.at >= signalledAt);
+    console.log(
+      `graceful shutdown: ${before.length} events acknowledged before SIGTERM (all stored), ${after.length} after ` +
+        `(${after.filter((a) => stored.has(`${a.sn}/${a.id}`)).length} stored); ${saved.length} HTTP writes answered 200 ` +
+        `(all stored), ${refused} refused or cut`,
+    );
+
+    second.signal('SIGTERM');
+    expect(await second.exited, second.describe()).toEqual({ code: 0, signal: null });
+    await stopAll();
+  }, 120_000);
+});
