@@ -987,6 +987,10 @@ function reportedOf(h: Hello, now: Date) {
     uptime: h.uptime,
     reportedRevision: h.revision,
     lastSeenAt: now,
+    // A new connection: its state and telemetry are not compared with the last one's (a rebooted
+    // device's clock may read earlier than before).
+    stateTs: null,
+    telemetryTs: null,
   };
 }
 
