@@ -57,4 +57,11 @@ export const DEVICE_LIMITS = {
    */
   MESSAGES_PER_SECOND: 20,
   MESSAGE_BURST: 200,
+  /**
+   * A state or telemetry whose `ts` is older than the newest of its kind written in the device's
+   * current connection is stale (another server instance handled them out of order) and ignored;
+   * older by more than this many ms, it is taken as the device's clock set back and accepted, so
+   * that a clock correction cannot freeze a device's state for longer than this.
+   */
+  STALE_WINDOW_MS: 60_000,
 } as const;

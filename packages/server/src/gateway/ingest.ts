@@ -21,7 +21,7 @@ import {
   telemetrySchema,
   type UpKind,
 } from '@beacon/protocol';
-import { asc, inArray } from 'drizzle-orm';
+import { asc, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { dropClientsOf, ensureClientPartitions, syncOnlineClients } from '../clients/ingest.ts';
@@ -118,6 +118,8 @@ const HELLO_STATE_COLUMNS = [
   'status',
   'operation',
   'progress',
+  'stateTs',
+  'telemetryTs',
 ] as const satisfies readonly (keyof DeviceRow)[];
 
 const HELLO_INVENTORY_COLUMNS = [
@@ -139,6 +141,7 @@ const STATE_STATE_COLUMNS = [
   'remote',
   'reportedHash',
   'lastSeenAt',
+  'stateTs',
 ] as const satisfies readonly (keyof DeviceRow)[];
 
 const STATE_INVENTORY_COLUMNS = [
@@ -164,8 +167,20 @@ const TELEMETRY_COLUMNS = [
   'meshRole',
   'telemetry',
   'telemetryAt',
+  'telemetryTs',
   'lastSeenAt',
 ] as const satisfies readonly (keyof DeviceRow)[];
+
+/**
+ * A state or telemetry stamped `ts` (device clock) is stale when the newest of its kind written in
+ * the device's current connection (`stored`, reset by its hello) is later, but by no more than
+ * STALE_WINDOW_MS: with two server instances splitting a device's traffic (shared subscription), a
+ * message may be handled after a newer one (docs/decisions/0065). Older by more than the window,
+ * it is taken as the device's clock set back (NTP) and accepted, so that no clock freezes a device.
+ */
+export function isStale(ts: number, stored: number | null): boolean {
+  return stored !== null && ts < stored && stored - ts <= DEVICE_LIMITS.STALE_WINDOW_MS;
+}
 
 /** The rows whose inventory columns differ from what is stored (they alone rewrite `devices`). */
 function inventoryChanged(
@@ -232,6 +247,8 @@ export interface IngestStats {
   coalesced: number;
   /** Messages refused (invalid, too large, over a device's queue) or given up (a failure of their own). */
   dropped: number;
+  /** States and telemetry ignored as older than one of their kind already written (isStale). */
+  stale: number;
 }
 
 const RETRY_MIN_MS = 100;
@@ -245,7 +262,7 @@ export class Ingest {
   private draining = 0;
   /** Shutting down: a message the database refuses is no longer kept for a retry. */
   private closing = false;
-  private readonly counts = { retrying: 0, coalesced: 0, dropped: 0 };
+  private readonly counts = { retrying: 0, coalesced: 0, dropped: 0, stale: 0 };
   /** When a drop of each device was last logged (mayLog). */
   private readonly loggedAt = new Map<string, number>();
   /**
@@ -735,6 +752,8 @@ export class Ingest {
       const writes: DeviceRow[] = [];
       const away: string[] = [];
       const changes: DeviceChange[] = [];
+      let stale = 0;
+      const stamps: DeviceRow[] = [];
       const results = items.map(({ sn, message: s, now }): DeviceRow | null => {
         const current = locked.get(sn);
         // A state (or a retained last will) of a device that never said hello: wait for its hello.
@@ -753,6 +772,11 @@ export class Ingest {
           writes.push(row);
           pushStatusEvent(events, row, current.status, now);
           return row;
+        }
+        // Handled after a newer state of the same connection (by another instance): ignored.
+        if (isStale(s.ts, current.stateTs)) {
+          stale++;
+          return null;
         }
         const config = configStatusOf(
           current.desiredRevision,
@@ -781,6 +805,7 @@ export class Ingest {
                 : current.configRetryAt,
           // A clean power-off reports status 0 itself; anything else is a sign of life.
           ...(isOfflineStatus(s.status) ? {} : { lastSeenAt: now }),
+          stateTs: s.ts,
         };
         const changed =
           current.status !== row.status ||
@@ -795,7 +820,11 @@ export class Ingest {
           current.configRetryAt?.getTime() === row.configRetryAt?.getTime() &&
           current.configCode === row.configCode &&
           isDeepStrictEqual(current.remote, row.remote);
-        if (same) return current;
+        if (same) {
+          // Only its time is written (a state older than it is stale), unless it is stored already.
+          if (current.stateTs !== s.ts) stamps.push({ ...current, stateTs: s.ts });
+          return current;
+        }
         writes.push(row);
         if (changed) pushStatusEvent(events, row, current.status, now);
         if (isAwayStatus(row.status) && row.status !== current.status) away.push(sn);
@@ -803,6 +832,7 @@ export class Ingest {
         return row;
       });
       await updateRows(tx, deviceState, 'sn', STATE_STATE_COLUMNS, writes);
+      await updateRows(tx, deviceState, 'sn', ['stateTs'], stamps);
       const before = new Map([...locked.values()].map((row) => [row.sn, row]));
       const inventory = inventoryChanged(
         writes.map((after) => ({ before: before.get(after.sn)!, after })),
@@ -831,10 +861,11 @@ export class Ingest {
       await publishEvents(tx, events);
       await settleFinalOutcomes(tx, changes, this.now());
       pushed.push(...(await this.backToCloud(tx, changes, this.now())));
-      return results;
+      return { results, stale };
     });
+    this.counts.stale += written.stale;
     for (const sn of pushed) this.hooks.push?.(sn);
-    return written;
+    return written.results;
   }
 
   /** Telemetry of many devices: one multi-row UPDATE (rows locked in SN order first). */
@@ -868,24 +899,38 @@ export class Ingest {
         meshRole: t.mesh?.role ?? null,
         telemetry: t,
         telemetryAt: now,
+        telemetryTs: t.ts,
         lastSeenAt: now,
       };
     });
     await ensureClientPartitions(this.database, this.now());
+    let stale = 0;
     const samples = await this.database.db.transaction(async (tx) => {
       // The row lock also reads the previous telemetry: its counters make this one's byte deltas.
       const previous = await lockPrevious(
         tx,
         rows.map((r) => r.sn),
       );
-      await updateRows(tx, deviceState, 'sn', TELEMETRY_COLUMNS, rows as Partial<DeviceRow>[], {
-        keep: ['ports', 'portCount', 'meshRole'],
-      });
+      // Not over a newer telemetry of the same connection (isStale, in SQL: every instance agrees).
+      const written = await updateRows(
+        tx,
+        deviceState,
+        'sn',
+        TELEMETRY_COLUMNS,
+        rows as Partial<DeviceRow>[],
+        {
+          keep: ['ports', 'portCount', 'meshRole'],
+          extraWhere: (v) =>
+            sql`(t.telemetry_ts is null or ${v('telemetryTs')} >= t.telemetry_ts or t.telemetry_ts - ${v('telemetryTs')} > ${DEVICE_LIMITS.STALE_WINDOW_MS})`,
+        },
+      );
+      const fresh = items.filter((i) => written.has(i.sn) || !previous.has(i.sn));
+      stale = items.length - fresh.length;
       // Online clients (clients/ingest.ts, decision 0035): each device's list replaces its last.
       // In a savepoint: a failure of its own costs the batch its clients, not the device state.
       let clientEvents: BusEvent[] = [];
       try {
-        clientEvents = await tx.transaction((sp) => syncOnlineClients(sp, items));
+        clientEvents = await tx.transaction((sp) => syncOnlineClients(sp, fresh));
       } catch (err) {
         if (isTransientDbError(err)) throw err;
         this.log.error({ err }, 'mqtt: online clients of a telemetry batch not written');
@@ -893,13 +938,14 @@ export class Ingest {
       await publishEvents(tx, clientEvents);
       // Link neighbours (topology/ingest.ts, decision 0050), in a savepoint of their own likewise.
       try {
-        await publishEvents(tx, await tx.transaction((sp) => storeLinks(sp, items)));
+        await publishEvents(tx, await tx.transaction((sp) => storeLinks(sp, fresh)));
       } catch (err) {
         if (isTransientDbError(err)) throw err;
         this.log.error({ err }, 'mqtt: link neighbours of a telemetry batch not written');
       }
-      return sampleBatch(items, previous);
+      return sampleBatch(fresh, previous);
     });
+    this.counts.stale += stale;
     // Statistics after the state commit, in their own statements: a failure there is logged and
     // costs a sample, never the device's state (which a retry of the batch would write twice).
     await this.statsWriter
@@ -941,6 +987,10 @@ function reportedOf(h: Hello, now: Date) {
     uptime: h.uptime,
     reportedRevision: h.revision,
     lastSeenAt: now,
+    // A new connection: its state and telemetry are not compared with the last one's (a rebooted
+    // device's clock may read earlier than before).
+    stateTs: null,
+    telemetryTs: null,
   };
 }
 

@@ -30,7 +30,7 @@ const DATABASE_WAIT_MS = 1000;
 export interface MetricSources {
   pool: pg.Pool;
   /** The ingest's own counts (gateway/ingest.ts stats()). */
-  ingest?: () => { devices: number; retrying: number; coalesced: number; dropped: number };
+  ingest?: () => { devices: number; retrying: number; coalesced: number; dropped: number; stale: number };
   /** Open WebSocket connections. */
   webSockets?: () => number;
   /** The server's MQTT link is connected. */
@@ -263,6 +263,17 @@ export class Metrics {
         if (!stats) return;
         this.reset();
         this.inc(stats().dropped);
+      },
+    });
+    new Counter({
+      name: 'beacon_ingest_stale_total',
+      help: 'States and telemetry ignored as older (device ts) than one of their kind already written in the same connection',
+      registers,
+      collect() {
+        const stats = self.sources?.ingest;
+        if (!stats) return;
+        this.reset();
+        this.inc(stats().stale);
       },
     });
     new Counter({

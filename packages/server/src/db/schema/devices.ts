@@ -127,6 +127,13 @@ export const deviceState = pgTable('device_state', {
   /** The latest telemetry message as received (history tables come beside this one). */
   telemetry: jsonb('telemetry'),
   telemetryAt: tstz('telemetry_at'),
+  /**
+   * The device's own time (ms) of the newest state and telemetry written in its current connection
+   * (a hello resets both): an older one, handled late by another server instance, is dropped
+   * (gateway/ingest.ts, docs/decisions/0065).
+   */
+  stateTs: bigint('state_ts', { mode: 'number' }),
+  telemetryTs: bigint('telemetry_ts', { mode: 'number' }),
   remote: jsonb('remote'),
   /** Configuration revision the device reports running. */
   reportedRevision: integer('reported_revision').notNull().default(0),
