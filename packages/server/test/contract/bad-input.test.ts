@@ -331,6 +331,8 @@ async function send(
 const VOLATILE: Record<string, string[]> = {
   sessions: ['last_seen_at', 'expires_at'],
   api_keys: ['last_used_at'],
+  // The newest state and telemetry a device sent (stale ones are dropped against them): device time.
+  device_state: ['state_ts', 'telemetry_ts'],
 };
 /** The job runner works its own table in the background. */
 const UNWATCHED = new Set(['jobs']);
