@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type SimulatedDevice, startDevice } from '@beacon/agent';
@@ -13,6 +12,7 @@ import { SYSTEM_ACTOR } from '../src/gateway/commands.ts';
 import { deviceRow, insertProject, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount } from './helpers/accounts.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
+import { listening } from './helpers/ports.ts';
 
 /**
  * Issue 16, faults: the broker restarted. A Mosquitto of the test's own (the server as one more
@@ -32,16 +32,6 @@ let broker: ChildProcess | null = null;
 let port: number;
 let dir: string;
 const running: SimulatedDevice[] = [];
-
-const listening = (p: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(p, '127.0.0.1');
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
 
 async function startBroker(): Promise<void> {
   broker = spawn('mosquitto', ['-c', path.join(dir, 'mosquitto.conf')], { stdio: 'ignore' });

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type SimulatedDevice, startDevice } from '@beacon/agent';
@@ -16,6 +15,7 @@ import { deviceCommands, deviceEvents, devices } from '../src/db/schema.ts';
 import { deviceRow, insertProject, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
 import { HttpClient, TestClock, type TestServer } from './helpers/harness.ts';
+import { listening } from './helpers/ports.ts';
 
 /**
  * Issue 16, faults: the server process itself (src/main.ts, a child of the test) killed with SIGKILL
@@ -93,16 +93,6 @@ class ServerProcess {
     return `${this.lines.map((l) => (l.level >= 40 ? JSON.stringify(l) : `${l.level} ${l.msg}`)).join('\n')}\n${this.stderr}`;
   }
 }
-
-const listening = (p: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(p, '127.0.0.1');
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
 
 let dir: string;
 let broker: ChildProcess | null = null;

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { SimulatedDevice } from '@beacon/agent';
@@ -16,6 +15,7 @@ import { scheduleJob } from '../src/jobs/runner.ts';
 import { insertProject, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
 import { startSecondInstance, startTestServer, type TestServer } from './helpers/harness.ts';
+import { listening } from './helpers/ports.ts';
 
 /**
  * Issue 16: two server instances on one PostgreSQL and one broker, in one shared-subscription group
@@ -34,16 +34,6 @@ let broker: ChildProcess | null = null;
 let dir: string | null = null;
 const running: SimulatedDevice[] = [];
 const sockets: WebSocket[] = [];
-
-const listening = (p: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = net.connect(p, '127.0.0.1');
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
 
 async function brokerUrl(): Promise<string> {
   if (process.env.MQTT_URL) return process.env.MQTT_URL;
