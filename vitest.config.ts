@@ -2,6 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Files in parallel (the browser tests excepted: fileParallelism below): each integration file has
+    // its own database and, on a shared broker, its own topic root (topic-root-setup.ts). They mostly
+    // wait on devices and timers, so three share two cores.
+    maxWorkers: Number(process.env.TEST_WORKERS) || 3,
     projects: [
       {
         test: {
@@ -15,6 +19,7 @@ export default defineConfig({
           name: 'integration',
           include: ['packages/server/test/**/*.test.ts', 'packages/agent/test/**/*.test.ts'],
           globalSetup: ['packages/server/test/global-setup.ts'],
+          setupFiles: ['packages/server/test/topic-root-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',

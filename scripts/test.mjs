@@ -1,36 +1,65 @@
 #!/usr/bin/env node
 // `npm test`: every test (unit, integration, end-to-end), then one closing line
 // "N passed, N failed" that CI reads. Extra arguments go to Vitest (e.g. `npm test -- --project unit`).
-import { spawnSync } from 'node:child_process';
+//
+// Without arguments, two Vitest runs go side by side: unit and integration (their files in parallel,
+// vitest.config.ts), and the browser tests (one file at a time against one server). The machine
+// mostly waits on devices, timers and the browser, so side by side takes about the time of the
+// longer of the two rather than their sum. TEST_SERIAL=1 runs them one after the other.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'beacon-vitest-')), 'report.json');
-const args = [
-  'vitest',
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${report}`,
-  ...process.argv.slice(2),
-];
-const run = spawnSync('npx', args, { cwd: root, stdio: 'inherit', env: process.env });
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'beacon-vitest-'));
+const extra = process.argv.slice(2);
+
+const runs = extra.length
+  ? [{ name: 'all', args: extra }]
+  : [
+      { name: 'unit-integration', args: ['--project', 'unit', '--project', 'integration'] },
+      { name: 'e2e', args: ['--project', 'e2e'] },
+    ];
+
+/** One Vitest run; resolves with its exit status and the path of its JSON report. */
+function vitest({ name, args }) {
+  const report = path.join(tmp, `${name}.json`);
+  const child = spawn(
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...args],
+    { cwd: root, stdio: 'inherit', env: process.env },
+  );
+  return new Promise((resolve) => child.on('close', (status) => resolve({ name, status, report })));
+}
+
+const results = [];
+if (process.env.TEST_SERIAL === '1') {
+  for (const run of runs) results.push(await vitest(run));
+} else {
+  results.push(...(await Promise.all(runs.map(vitest))));
+}
 
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 let flaky = 0;
-if (fs.existsSync(report)) {
+for (const { name, status, report } of results) {
+  if (!fs.existsSync(report)) {
+    if (status !== 0) {
+      console.log(`${name}: Vitest ended with status ${status} and no report`);
+      failed += 1;
+    }
+    continue;
+  }
   const json = JSON.parse(fs.readFileSync(report, 'utf8'));
-  passed = json.numPassedTests ?? 0;
+  passed += json.numPassedTests ?? 0;
   // A file that fails to load has no failed test of its own: count it once.
-  failed = json.numFailedTests || json.numFailedTestSuites || 0;
-  skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
-  // A test that passed with failure messages passed on its retry: say so, with the first failure.
+  failed += json.numFailedTests || json.numFailedTestSuites || (status !== 0 ? 1 : 0);
+  skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
   for (const file of json.testResults ?? []) {
     for (const t of file.assertionResults ?? []) {
+      // A test that passed with failure messages passed on its retry: say so, with the first failure.
       if (t.status === 'passed' && t.failureMessages?.length) {
         const first = String(t.failureMessages[0]).split('\n')[0];
         console.log(
@@ -38,11 +67,12 @@ if (fs.existsSync(report)) {
         );
         flaky++;
       }
+      if (t.status === 'failed') {
+        console.log(`FAILED: ${path.relative(root, file.name)} > ${t.fullName}`);
+      }
     }
   }
-} else if (run.status !== 0) {
-  failed = 1;
 }
 if (flaky) console.log(`${flaky} test(s) passed only on retry: see FLAKY above`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-process.exit(run.status === 0 && failed === 0 && passed > 0 ? 0 : run.status || 1);
+process.exit(failed === 0 && passed > 0 && results.every((r) => r.status === 0) ? 0 : 1);

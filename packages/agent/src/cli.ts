@@ -1,7 +1,7 @@
 #!/usr/bin/env -S npx tsx
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEVICE_TYPES, type DeviceType } from '@beacon/protocol';
+import { DEVICE_TYPES, type DeviceType, setTopicRoot } from '@beacon/protocol';
 import { startFleet } from './fleet.ts';
 import { INCIDENTS, type Incident } from './incidents.ts';
 
@@ -10,6 +10,7 @@ const USAGE = `Usage: npm run agent -- [options]
 Runs simulated Beacon devices against an MQTT broker.
 
   --url <url>              broker (default $MQTT_URL or mqtt://localhost:1883)
+  --topic-root <level>     first level of every topic (default $MQTT_TOPIC_ROOT or dev; as the server's)
   --count <n>              devices to run (default 1)
   --types <list>           device types, round-robin: ${DEVICE_TYPES.join(',')} (default ap)
   --prefix <text>          serial number prefix, letters and digits (default SIM)
@@ -30,6 +31,7 @@ Runs simulated Beacon devices against an MQTT broker.
 const { values } = parseArgs({
   options: {
     url: { type: 'string' },
+    'topic-root': { type: 'string' },
     count: { type: 'string' },
     types: { type: 'string' },
     prefix: { type: 'string' },
@@ -79,6 +81,16 @@ const sns = values.sn
   ?.split(',')
   .map((s) => s.trim())
   .filter(Boolean);
+
+const topicRoot = values['topic-root'] ?? process.env.MQTT_TOPIC_ROOT;
+if (topicRoot) {
+  try {
+    setTopicRoot(topicRoot);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+}
 
 const fleet = await startFleet({
   url: values.url ?? process.env.MQTT_URL ?? 'mqtt://localhost:1883',

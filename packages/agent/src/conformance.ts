@@ -10,6 +10,7 @@ import {
   DEV_FIRMWARE_SEED,
   deriveDeviceSecret,
   deviceEventSchema,
+  downTopic,
   hasCapability,
   helloSchema,
   isDeviceTopicAllowed,
@@ -20,6 +21,7 @@ import {
   replySchema,
   signFirmware,
   telemetrySchema,
+  topicRoot,
   tunnelDownTopic,
   tunnelResponseSchema,
   validateDeviceConfig,
@@ -166,7 +168,7 @@ export async function runConformance(o: ConformanceOptions): Promise<StepResult[
   const bench = new Bench(aedes, sn);
   aedes.on('publish', (packet, client) => {
     const parts = packet.topic.split('/');
-    if (parts[0] !== 'dev' || parts[1] !== sn || parts[2] !== 'up') return;
+    if (parts[0] !== topicRoot() || parts[1] !== sn || parts[2] !== 'up') return;
     if (!client && !packet.topic.endsWith('/state')) return;
     let payload: unknown;
     try {
@@ -221,7 +223,7 @@ export async function runConformance(o: ConformanceOptions): Promise<StepResult[
     const id = `conf-${Date.now()}-${++seq}`;
     const from = bench.ups.length;
     await bench.publish(
-      `dev/${sn}/down/cmd`,
+      downTopic(sn),
       JSON.stringify(
         makeCommand(name, params as never, id, { expiresAt: extra.expiresAt ?? Date.now() + 60_000 }),
       ),
@@ -260,7 +262,7 @@ export async function runConformance(o: ConformanceOptions): Promise<StepResult[
     );
     step(
       'subscriptions: dev/{sn}/down/cmd and dev/{sn}/down/http',
-      bench.subscriptions.has(`dev/${sn}/down/cmd`) && bench.subscriptions.has(tunnelDownTopic(sn)),
+      bench.subscriptions.has(downTopic(sn)) && bench.subscriptions.has(tunnelDownTopic(sn)),
       [...bench.subscriptions].join(', '),
     );
     const state = await bench.next((u) => u.kind === 'state', 30_000);
@@ -292,17 +294,14 @@ export async function runConformance(o: ConformanceOptions): Promise<StepResult[
     {
       const id = `conf-bad-${++seq}`;
       const from = bench.ups.length;
-      await bench.publish(`dev/${sn}/down/cmd`, `{"id":"${id}","name":"locate",`);
+      await bench.publish(downTopic(sn), `{"id":"${id}","name":"locate",`);
       const r = await replyTo(id, from, 15_000);
       step('malformed JSON answers 19', r?.code === Codes.JSON, `code ${r?.code}`);
     }
     {
       const unknown = `conf-unknown-${++seq}`;
       const from = bench.ups.length;
-      await bench.publish(
-        `dev/${sn}/down/cmd`,
-        JSON.stringify({ id: unknown, name: 'self-destruct', params: {} }),
-      );
+      await bench.publish(downTopic(sn), JSON.stringify({ id: unknown, name: 'self-destruct', params: {} }));
       const r = await replyTo(unknown, from, 15_000);
       step('an unknown command answers 16', r?.code === Codes.FORM_DATA, `code ${r?.code}`);
     }
@@ -315,7 +314,7 @@ export async function runConformance(o: ConformanceOptions): Promise<StepResult[
       const { id, from } = await send('locate', { seconds: 5 });
       const first = await replyTo(id, from);
       const again = bench.ups.length;
-      await bench.publish(`dev/${sn}/down/cmd`, JSON.stringify(makeCommand('locate', { seconds: 5 }, id)));
+      await bench.publish(downTopic(sn), JSON.stringify(makeCommand('locate', { seconds: 5 }, id)));
       const second = await replyTo(id, again);
       step(
         'locate: 0; a repeated id gets the same reply',

@@ -11,7 +11,7 @@ import {
   makeCommand,
   parseDeviceTopic,
   replySchema,
-  SERVER_UP_FILTER,
+  serverUpFilter,
   stateMessageSchema,
   telemetrySchema,
   upTopic,
@@ -120,7 +120,7 @@ class ServerClient {
       protocolVersion: 4,
       reconnectPeriod: 50,
     });
-    await client.subscribeAsync(SERVER_UP_FILTER, { qos: 1 });
+    await client.subscribeAsync(serverUpFilter(), { qos: 1 });
     return new ServerClient(client);
   }
 

@@ -29,6 +29,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NATS_URL: 'nats://n1:4222', NATS_REPLICAS: '7' })).toThrow(/NATS_REPLICAS/);
   });
 
+  it('takes a topic root of one level, `dev` by default, and refuses any other', () => {
+    expect(loadConfig({}).mqttTopicRoot).toBe('dev');
+    expect(loadConfig({ MQTT_TOPIC_ROOT: 'staging_2' }).mqttTopicRoot).toBe('staging_2');
+    for (const bad of ['a/b', '+', '#', '$share', 'x'.repeat(33)]) {
+      expect(() => loadConfig({ MQTT_TOPIC_ROOT: bad }), bad).toThrow(/MQTT_TOPIC_ROOT/);
+    }
+  });
+
   it('refuses the public factory key in production, given or by default, and names BEACON_FACTORY_KEY', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/BEACON_FACTORY_KEY/);
     expect(() => loadConfig({ NODE_ENV: 'production', BEACON_FACTORY_KEY: DEV_FACTORY_KEY })).toThrow(

@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { DEV_FACTORY_KEY, DEV_FIRMWARE_SEED, isFirmwareSeed, LIMITS } from '@beacon/protocol';
+import {
+  DEFAULT_TOPIC_ROOT,
+  DEV_FACTORY_KEY,
+  DEV_FIRMWARE_SEED,
+  isFirmwareSeed,
+  LIMITS,
+  TOPIC_ROOT_PATTERN,
+} from '@beacon/protocol';
 import { loadSignInConfig, type SignInConfig } from './auth/sign-in-config.ts';
 
 /** Every setting of the server, read once from the environment (README.md lists them). */
@@ -19,6 +26,8 @@ export interface Config {
   mqttPassword: string | undefined;
   /** Shared-subscription group with an external broker (`$share/{group}/dev/+/up/#`); '' = plain subscription. */
   mqttShareGroup: string;
+  /** The first level of every device topic (MQTT_TOPIC_ROOT, default `dev`): consoles sharing a broker. */
+  mqttTopicRoot: string;
   /**
    * NATS servers (NATS_URL, comma-separated): set, the broker kind is NATS (docs/decisions/0067):
    * devices speak MQTT to the NATS cluster's MQTT listeners, the server consumes a JetStream stream.
@@ -123,6 +132,14 @@ export const PUBLIC_FIRMWARE_KEY_REFUSED =
 export const PUBLIC_FIRMWARE_KEY_WARNING =
   'BEACON_FIRMWARE_KEY is not set: firmware is signed with the public development key, so anyone can sign images that devices built with its public key accept. Set BEACON_FIRMWARE_KEY (an Ed25519 seed, 64 hex characters) and build devices with its public key (the server refuses to start without it when NODE_ENV=production).';
 
+function topicRootOf(value: string | undefined): string {
+  if (!value) return DEFAULT_TOPIC_ROOT;
+  if (!TOPIC_ROOT_PATTERN.test(value)) {
+    throw new Error('MQTT_TOPIC_ROOT must be one topic level of 1 to 32 letters, digits, "-" or "_"');
+  }
+  return value;
+}
+
 function natsConfig(env: NodeJS.ProcessEnv) {
   const natsServers = (env.NATS_URL ?? '')
     .split(',')
@@ -168,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttUsername: env.MQTT_USERNAME || undefined,
     mqttPassword: env.MQTT_PASSWORD || undefined,
     mqttShareGroup: env.MQTT_SHARE_GROUP ?? 'beacon',
+    mqttTopicRoot: topicRootOf(env.MQTT_TOPIC_ROOT),
     ...natsConfig(env),
     factoryKey,
     factoryKeyIsPublic,

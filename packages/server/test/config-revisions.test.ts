@@ -274,13 +274,20 @@ describe('convergence, with the server restarted in between', () => {
     server = await restart(server);
     // Back on the restarted server, the device says hello and gets the revision again — and,
     // still not listening, lets that push time out too.
-    await waitFor(async () => {
-      const rows = await server.database.db
-        .select()
-        .from(deviceCommands)
-        .where(and(eq(deviceCommands.sn, ap.sn), eq(deviceCommands.name, 'apply-config')));
-      return rows.length === 2 && rows.every((r) => r.state === 'timeout');
-    }, 'the push after hello timed out too');
+    let seen = '';
+    await waitFor(
+      async () => {
+        const rows = await server.database.db
+          .select()
+          .from(deviceCommands)
+          .where(and(eq(deviceCommands.sn, ap.sn), eq(deviceCommands.name, 'apply-config')));
+        seen = JSON.stringify(rows.map((r) => r.state));
+        return rows.length === 2 && rows.every((r) => r.state === 'timeout');
+      },
+      // A loaded runner: the restart, the hello and a 1.5 s deadline can take more than 10 s.
+      () => `the push after hello timed out too (commands: ${seen})`,
+      30_000,
+    );
     ap.resumeListening();
     expect((await deviceRow(server, ap.sn))!.configStatus).toBe('pending');
     // Nothing else happens now: the convergence job, once the retry is due, sends it again.

@@ -1,5 +1,5 @@
 import type { SimulatedDevice } from '@beacon/agent';
-import { type DeviceDetailView, lastWillPayload } from '@beacon/protocol';
+import { type DeviceDetailView, lastWillPayload, upTopic } from '@beacon/protocol';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices } from '../src/db/schema.ts';
@@ -99,7 +99,7 @@ describe('device state apart from inventory', () => {
       return r?.status === 1 && r.connectedAt ? r : null;
     }, 'online with the hello of its connection');
     const connectedAt = row.connectedAt!.getTime();
-    const topic = `dev/${sn}/up/state`;
+    const topic = upTopic(sn, 'state');
     await waitFor(async () => (await view(sn)).telemetryAt, 'a first telemetry');
     // The broker hands over the will of the connection before this one only now.
     await device.publishRaw(topic, JSON.stringify(lastWillPayload(connectedAt - 5_000)));

@@ -27,14 +27,16 @@ export function testSn(kind = 'X'): string {
 
 export async function waitFor<T>(
   probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  what: string,
+  what: string | (() => string),
   timeoutMs = 10_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value) return value as T;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
+    }
     await new Promise((r) => setTimeout(r, 25));
   }
 }

@@ -1,4 +1,4 @@
-import { DEV_FACTORY_KEY } from '@beacon/protocol';
+import { DEV_FACTORY_KEY, downTopic, serverUpFilter, upTopic } from '@beacon/protocol';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceSecret, EmbeddedBroker } from '../src/gateway/broker.ts';
@@ -53,7 +53,7 @@ describe('embedded broker: a mass disconnect', () => {
     server.on('message', (topic, payload) => {
       if (payload.toString().includes('"status":0')) offline.add(topic);
     });
-    await server.subscribeAsync('dev/+/up/#', { qos: 1 });
+    await server.subscribeAsync(serverUpFilter(), { qos: 1 });
 
     // A device as the simulator is one: own credentials, a retained last will, its command topic,
     // its retained state.
@@ -64,10 +64,10 @@ describe('embedded broker: a mass disconnect', () => {
         username: id,
         password: deviceSecret(DEV_FACTORY_KEY, id),
         reconnectPeriod: 0,
-        will: { topic: `dev/${id}/up/state`, payload: Buffer.from('{"status":0}'), qos: 1, retain: true },
+        will: { topic: upTopic(id, 'state'), payload: Buffer.from('{"status":0}'), qos: 1, retain: true },
       });
-      await client.subscribeAsync(`dev/${id}/down/cmd`, { qos: 1 });
-      await client.publishAsync(`dev/${id}/up/state`, '{"status":1}', { qos: 1, retain: true });
+      await client.subscribeAsync(downTopic(id), { qos: 1 });
+      await client.publishAsync(upTopic(id, 'state'), '{"status":1}', { qos: 1, retain: true });
       return client;
     };
     const devices: MqttClient[] = [];
@@ -83,7 +83,7 @@ describe('embedded broker: a mass disconnect', () => {
     const resume = setTimeout(() => server.stream.resume(), PAUSE_MS);
     await Promise.all(
       devices.map(async (d) => {
-        d.publish(`dev/${d.options.clientId}/up/state`, '{"status":0}', {
+        d.publish(upTopic(d.options.clientId!, 'state'), '{"status":0}', {
           qos: 1,
           retain: true,
         });
@@ -103,10 +103,10 @@ describe('embedded broker: a mass disconnect', () => {
     const again = await connect(0);
     const heard = new Promise<string>((resolve) =>
       server.on('message', (topic, payload) => {
-        if (topic === `dev/${sn(0)}/up/event`) resolve(payload.toString());
+        if (topic === upTopic(sn(0), 'event')) resolve(payload.toString());
       }),
     );
-    await again.publishAsync(`dev/${sn(0)}/up/event`, '{"hello":1}', { qos: 1 });
+    await again.publishAsync(upTopic(sn(0), 'event'), '{"hello":1}', { qos: 1 });
     expect(await heard).toBe('{"hello":1}');
     await again.endAsync(true);
     await server.endAsync(true);

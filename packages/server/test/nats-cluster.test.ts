@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type MqttLink, type SimulatedDevice, startDevice } from '@beacon/agent';
-import { upTopic } from '@beacon/protocol';
+import { downTopic, upTopic } from '@beacon/protocol';
 import { and, eq, inArray } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import pg from 'pg';
@@ -178,7 +178,7 @@ describe(`NATS broker kind: a 3-node cluster, two instances${SKIP_REASON}`, () =
     });
     try {
       const granted = await client
-        .subscribeAsync(`dev/${victim}/down/cmd`, { qos: 1 })
+        .subscribeAsync(downTopic(victim), { qos: 1 })
         .then((g) => g.map((x) => x.qos))
         .catch(() => [128]);
       expect(granted).toEqual([128]);

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type SimulatedDevice, startDevice } from '@beacon/agent';
-import { CommandState } from '@beacon/protocol';
+import { CommandState, upTopic } from '@beacon/protocol';
 import { inArray } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -332,7 +332,7 @@ describe.skipIf(!EXTERNAL && !HAS_MOSQUITTO)('the server process killed or stopp
           message: 'load',
         });
         try {
-          await d.link.publishRaw(`dev/${d.sn}/up/event`, payload, 1);
+          await d.link.publishRaw(upTopic(d.sn, 'event'), payload, 1);
           acked.push({ sn: d.sn, id, at: Date.now() });
         } catch {}
         await new Promise((r) => setTimeout(r, 150));

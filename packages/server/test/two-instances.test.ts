@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SimulatedDevice } from '@beacon/agent';
-import { type ActionResultView, type LiveEvent, SERVER_UP_FILTER } from '@beacon/protocol';
+import { type ActionResultView, type LiveEvent, serverUpFilter } from '@beacon/protocol';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -49,7 +49,7 @@ async function brokerUrl(): Promise<string> {
 }
 
 /** The filter of the instances' shared subscription (gateway.ts). */
-const shareFilter = (server: TestServer) => `$share/${server.config.mqttShareGroup}/${SERVER_UP_FILTER}`;
+const shareFilter = (server: TestServer) => `$share/${server.config.mqttShareGroup}/${serverUpFilter()}`;
 
 /** The server link's MQTT client (test-only reach into the link, to steer the shared subscription). */
 function mqttOf(server: TestServer) {

@@ -21,7 +21,11 @@ import {
   modelInfo,
   modelsOfType,
   parseDeviceTopic,
+  parseTunnelTopic,
   replySchema,
+  serverTunnelFilter,
+  serverUpFilter,
+  setTopicRoot,
   stateMessageSchema,
   upgradeCheck,
   validateDeviceConfig,
@@ -56,6 +60,28 @@ describe('topics', () => {
     expect(isDeviceTopicAllowed(SN, `dev/${SN}/down/http`, 'publish')).toBe(false);
     expect(isDeviceTopicAllowed(SN, 'dev/SIMAP00000000002/down/http', 'subscribe')).toBe(false);
     expect(isDeviceTopicAllowed(SN, 'dev/+/up/http', 'subscribe')).toBe(false);
+  });
+
+  it('puts every topic under another root when one is set, and refuses a root that is not one level', () => {
+    try {
+      setTopicRoot('staging');
+      expect(deviceTopics(SN).state).toBe(`staging/${SN}/up/state`);
+      expect(serverUpFilter()).toBe('staging/+/up/#');
+      expect(serverTunnelFilter()).toBe('staging/+/up/http');
+      expect(parseDeviceTopic(`staging/${SN}/up/event`)).toEqual({ sn: SN, direction: 'up', kind: 'event' });
+      expect(parseTunnelTopic(`staging/${SN}/down/http`)).toEqual({ sn: SN, direction: 'down' });
+      // The other root's devices are not ours, and a device cannot reach them.
+      expect(parseDeviceTopic(`dev/${SN}/up/event`)).toBeNull();
+      expect(isDeviceTopicAllowed(SN, `dev/${SN}/up/state`, 'publish')).toBe(false);
+      expect(isDeviceTopicAllowed(SN, `staging/${SN}/up/state`, 'publish')).toBe(true);
+      for (const bad of ['', 'a/b', '+', '#', '$SYS', 'x'.repeat(33), 'dev\u0000']) {
+        expect(() => setTopicRoot(bad), bad).toThrow(/invalid MQTT topic root/);
+      }
+      expect(serverUpFilter()).toBe('staging/+/up/#');
+    } finally {
+      setTopicRoot('dev');
+    }
+    expect(deviceTopics(SN).cmd).toBe(`dev/${SN}/down/cmd`);
   });
 });
 

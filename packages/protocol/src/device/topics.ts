@@ -4,7 +4,22 @@
  * `dev/{sn}/down/cmd` (and `dev/{sn}/down/http`, the remote-management tunnel); the broker lets it do nothing else (DESIGN.md invariant 5).
  */
 
-export const TOPIC_ROOT = 'dev';
+/** The first level of every device topic, unless a deployment sets another (MQTT_TOPIC_ROOT). */
+export const DEFAULT_TOPIC_ROOT = 'dev';
+/** What a topic root may be: one plain topic level (no wildcard, no `$`, no separator). */
+export const TOPIC_ROOT_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+
+let root = DEFAULT_TOPIC_ROOT;
+/**
+ * Sets the topic root of this process (the server's MQTT_TOPIC_ROOT, the simulator's): several
+ * consoles can then share one broker without seeing each other's devices (docs/decisions/0070).
+ * Devices must be provisioned with the same root. One root per process.
+ */
+export function setTopicRoot(next: string): void {
+  if (!TOPIC_ROOT_PATTERN.test(next)) throw new Error(`invalid MQTT topic root: ${JSON.stringify(next)}`);
+  root = next;
+}
+export const topicRoot = (): string => root;
 
 /** What a device publishes, one topic each. */
 export const UpKind = {
@@ -31,9 +46,8 @@ export interface DeviceTopics {
   cmd: string;
 }
 
-export const upTopic = (sn: string, kind: UpKind): string => `${TOPIC_ROOT}/${sn}/up/${kind}`;
-export const downTopic = (sn: string, kind: DownKind = DownKind.CMD): string =>
-  `${TOPIC_ROOT}/${sn}/down/${kind}`;
+export const upTopic = (sn: string, kind: UpKind): string => `${root}/${sn}/up/${kind}`;
+export const downTopic = (sn: string, kind: DownKind = DownKind.CMD): string => `${root}/${sn}/down/${kind}`;
 
 /** Every topic of one device. */
 export function deviceTopics(sn: string): DeviceTopics {
@@ -54,23 +68,21 @@ export function deviceTopics(sn: string): DeviceTopics {
  * browser's request takes the answer.
  */
 export const TUNNEL_KIND = 'http';
-export const tunnelDownTopic = (sn: string): string => `${TOPIC_ROOT}/${sn}/down/${TUNNEL_KIND}`;
-export const tunnelUpTopic = (sn: string): string => `${TOPIC_ROOT}/${sn}/up/${TUNNEL_KIND}`;
+export const tunnelDownTopic = (sn: string): string => `${root}/${sn}/down/${TUNNEL_KIND}`;
+export const tunnelUpTopic = (sn: string): string => `${root}/${sn}/up/${TUNNEL_KIND}`;
 /** Every server instance subscribes to this without `$share`: the answer must reach the one waiting. */
-export const SERVER_TUNNEL_FILTER = `${TOPIC_ROOT}/+/up/${TUNNEL_KIND}`;
+export const serverTunnelFilter = (): string => `${root}/+/up/${TUNNEL_KIND}`;
 
 /** The SN of a tunnel topic in the given direction, or null. */
 export function parseTunnelTopic(topic: string): { sn: string; direction: 'up' | 'down' } | null {
   const parts = topic.split('/');
-  if (parts.length !== 4 || parts[0] !== TOPIC_ROOT || parts[3] !== TUNNEL_KIND) return null;
+  if (parts.length !== 4 || parts[0] !== root || parts[3] !== TUNNEL_KIND) return null;
   if (!/^[A-Za-z0-9]+$/.test(parts[1]) || (parts[2] !== 'up' && parts[2] !== 'down')) return null;
   return { sn: parts[1], direction: parts[2] };
 }
 
 /** What a server subscribes to: every device's up topics. */
-export const SERVER_UP_FILTER = `${TOPIC_ROOT}/+/up/#`;
-/** The same, as a shared subscription so several server instances split the traffic (not on Aedes). */
-export const SERVER_SHARED_UP_FILTER = `$share/beacon/${SERVER_UP_FILTER}`;
+export const serverUpFilter = (): string => `${root}/+/up/#`;
 
 export type ParsedTopic =
   | { sn: string; direction: 'up'; kind: UpKind }
@@ -79,7 +91,7 @@ export type ParsedTopic =
 /** Splits a device topic into its parts; null for anything that is not one of ours. */
 export function parseDeviceTopic(topic: string): ParsedTopic | null {
   const parts = topic.split('/');
-  if (parts.length !== 4 || parts[0] !== TOPIC_ROOT || parts[1] === '') return null;
+  if (parts.length !== 4 || parts[0] !== root || parts[1] === '') return null;
   const [, sn, direction, kind] = parts;
   if (!/^[A-Za-z0-9]+$/.test(sn)) return null;
   if (direction === 'up' && (UP_KINDS as readonly string[]).includes(kind)) {

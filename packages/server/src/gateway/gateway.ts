@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DeviceStatus, SERVER_TUNNEL_FILTER, SERVER_UP_FILTER } from '@beacon/protocol';
+import { DeviceStatus, serverTunnelFilter, serverUpFilter, setTopicRoot } from '@beacon/protocol';
 import { notInArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { alarmsFromStoredEvents } from '../alarms/raise.ts';
@@ -59,7 +59,8 @@ export class Gateway {
     let url = kind === 'nats' ? config.natsMqttUrl : config.mqttUrl;
     let username = config.mqttUsername;
     let password = config.mqttPassword;
-    let filter: string | string[] = SERVER_UP_FILTER;
+    setTopicRoot(config.mqttTopicRoot);
+    let filter: string | string[] = serverUpFilter();
     if (kind === 'embedded') {
       username = username ?? 'beacon-server';
       password = password ?? randomBytes(24).toString('base64url');
@@ -80,7 +81,7 @@ export class Gateway {
     } else if (kind === 'mqtt' && config.mqttShareGroup) {
       // Several server instances split the device traffic (not on Aedes, which ignores $share).
       // The tunnel's answers go to every instance: the one holding the browser's request takes them.
-      filter = [`$share/${config.mqttShareGroup}/${SERVER_UP_FILTER}`, SERVER_TUNNEL_FILTER];
+      filter = [`$share/${config.mqttShareGroup}/${serverUpFilter()}`, serverTunnelFilter()];
     }
     let link: DeviceLinkClient | null = null;
     if (!config.secretKey) {

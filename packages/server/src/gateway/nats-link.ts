@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { UP_KINDS } from '@beacon/protocol';
+import { TUNNEL_KIND, topicRoot, UP_KINDS } from '@beacon/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   AckPolicy,
@@ -32,8 +32,8 @@ import type { DeviceLinkClient, DeviceMessageHandler } from './link.ts';
  */
 
 /** The subjects of the stream: every up kind the ingest takes (not the tunnel's answers). */
-export const NATS_UP_SUBJECTS: readonly string[] = UP_KINDS.map((kind) => `dev.*.up.${kind}`);
-export const NATS_TUNNEL_SUBJECT = 'dev.*.up.http';
+export const natsUpSubjects = (): string[] => UP_KINDS.map((kind) => `${topicRoot()}.*.up.${kind}`);
+export const natsTunnelSubject = (): string => `${topicRoot()}.*.up.${TUNNEL_KIND}`;
 
 /** The MQTT topic of a subject of ours (SNs and kinds have no `.` or `/`, so the mapping is plain). */
 export const mqttTopicOf = (subject: string): string => subject.replaceAll('.', '/');
@@ -115,7 +115,7 @@ export class NatsLink implements DeviceLinkClient {
     const jsm = await nc.jetstreamManager();
     await this.ensureStream(jsm, nc);
     await this.ensureConsumer(jsm);
-    nc.subscribe(NATS_TUNNEL_SUBJECT, {
+    nc.subscribe(natsTunnelSubject(), {
       callback: (err, m) => {
         if (!err) this.o.onMessage(mqttTopicOf(m.subject), Buffer.from(m.data));
       },
@@ -135,7 +135,7 @@ export class NatsLink implements DeviceLinkClient {
     const replicas = this.o.replicas ?? (nc.info?.cluster ? 3 : 1);
     const config: Partial<StreamConfig> & { name: string } = {
       name: this.o.stream,
-      subjects: [...NATS_UP_SUBJECTS],
+      subjects: natsUpSubjects(),
       retention: RetentionPolicy.Workqueue,
       storage: StorageType.File,
       discard: DiscardPolicy.Old,

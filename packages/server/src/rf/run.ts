@@ -47,6 +47,8 @@ export const RF_RUN_JOB = 'rf-run';
 export const RF_SCHEDULE_JOB = 'rf-schedule';
 /** How often a running run looks at its APs (ms). */
 export const WATCH_MS = 1000;
+/** How long after every AP runs the plan its scans count as "after" (ms); longer than a batch's lag. */
+export const SCAN_SETTLE_MS = 2000;
 
 /** What a run gave each AP: the revision that carries it and its radios. */
 export interface PlannedDevice {
@@ -232,10 +234,14 @@ async function watchStep(tx: DbOrTx, run: RunRow, now: Date): Promise<void> {
   }
   if (applied === wanted.length) plan.allAppliedAt ??= now.getTime();
   const inRun = members.filter((m) => run.devices.includes(m.row.sn));
-  // "After" is a report made once every AP runs the plan: each one's latest telemetry since then.
+  // "After" is a report made once every AP runs the plan: each one's latest telemetry received
+  // SCAN_SETTLE_MS after that was seen. A telemetry the device sent before it applied can be
+  // written after its state (telemetry is batched, states are not); its scan still shows the old plan.
   const fresh =
     plan.allAppliedAt !== undefined &&
-    inRun.every((m) => !isOnline(m.row) || (m.row.telemetryAt?.getTime() ?? 0) > plan.allAppliedAt!);
+    inRun.every(
+      (m) => !isOnline(m.row) || (m.row.telemetryAt?.getTime() ?? 0) > plan.allAppliedAt! + SCAN_SETTLE_MS,
+    );
   const timedOut = now.getTime() >= run.deadlineAt.getTime();
   if (fresh || timedOut) {
     const after = new Map(

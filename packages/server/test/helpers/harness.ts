@@ -50,6 +50,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...(process.env.MQTT_URL
       ? { MQTT_URL: process.env.MQTT_URL, MQTT_SHARE_GROUP: `t${randomBytes(4).toString('hex')}` }
       : {}),
+    // Its own topics on a shared broker (topic-root-setup.ts).
+    ...(process.env.MQTT_TOPIC_ROOT ? { MQTT_TOPIC_ROOT: process.env.MQTT_TOPIC_ROOT } : {}),
     AUTH_RATE_LIMIT: '1000',
     BEACON_SECRET_KEY: 'test-secret-key',
     ...env,

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { deriveDeviceSecret } from '@beacon/protocol';
+import { deriveDeviceSecret, topicRoot } from '@beacon/protocol';
 import { connect } from 'nats';
 
 /**
@@ -31,8 +31,8 @@ export interface NatsUser {
 /** The server's user: the device stream and consumer (JetStream API), commands down, tunnel answers up. */
 export function serverUserBlock(u: NatsUser): string {
   return `{ user: ${JSON.stringify(u.user)}, password: ${JSON.stringify(u.password)}, permissions: {
-      publish: { allow: ["dev.*.down.>", "$JS.API.>", "$JS.ACK.BEACON_UP.>"] }
-      subscribe: { allow: ["dev.*.up.http", "_INBOX.>"] } } }`;
+      publish: { allow: ["${topicRoot()}.*.down.>", "$JS.API.>", "$JS.ACK.BEACON_UP.>"] }
+      subscribe: { allow: ["${topicRoot()}.*.up.http", "_INBOX.>"] } } }`;
 }
 
 /**
@@ -43,8 +43,8 @@ export function serverUserBlock(u: NatsUser): string {
  */
 export function deviceUserBlock(sn: string, secret: string): string {
   return `{ user: ${JSON.stringify(sn)}, password: ${JSON.stringify(secret)}, allowed_connection_types: ["MQTT"], permissions: {
-      publish: { allow: ["dev.${sn}.up.>"] }
-      subscribe: { allow: ["dev.${sn}.down.>", "$MQTT.sub.>"] } } }`;
+      publish: { allow: ["${topicRoot()}.${sn}.up.>"] }
+      subscribe: { allow: ["${topicRoot()}.${sn}.down.>", "$MQTT.sub.>"] } } }`;
 }
 
 export interface NatsNodeConfig {

@@ -1,0 +1,13 @@
+import { randomBytes } from 'node:crypto';
+import { setTopicRoot } from '@beacon/protocol';
+
+/**
+ * On a shared external broker (CI's Mosquitto through MQTT_URL), each test file's devices and
+ * servers live under a topic root of their own (MQTT_TOPIC_ROOT, docs/decisions/0070): files can
+ * then run in parallel without one file's server taking another file's devices into its database.
+ * Set in the environment too, so the servers a file spawns use the same root.
+ */
+if (process.env.MQTT_URL && !process.env.MQTT_TOPIC_ROOT) {
+  process.env.MQTT_TOPIC_ROOT = `t${randomBytes(5).toString('hex')}`;
+}
+if (process.env.MQTT_TOPIC_ROOT) setTopicRoot(process.env.MQTT_TOPIC_ROOT);
