@@ -37,8 +37,11 @@ export function useLiveDeviceEvents(projectId: number | undefined): boolean {
     };
     const unsubscribe = subscribeProjectEvents(projectId, (event) => {
       if (event.type === 'hello') {
-        // (Re)connected: anything that happened while away, refetched once.
+        // (Re)connected: anything that happened while away, refetched once — the client list and
+        // the device log too (clients that joined before the subscription was live send no other event).
         queryClient.invalidateQueries({ queryKey: ['devices', projectId] });
+        queryClient.invalidateQueries({ queryKey: ['clients', projectId] });
+        queryClient.invalidateQueries({ queryKey: ['logs', projectId, 'device'] });
         return;
       }
       // Alarm events have their own subscribers (features/alarms).
