@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceEvents } from '../src/db/schema.ts';
 import { SYSTEM_ACTOR } from '../src/gateway/commands.ts';
 import { deviceRow, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
-import { startTestServer, type TestServer } from './helpers/harness.ts';
+import { capturingLogger, startTestServer, type TestServer } from './helpers/harness.ts';
 
 /**
  * Issue 7: one device's burst of 15,000 telemetry messages took five minutes to drain (each waited
@@ -15,11 +15,19 @@ import { startTestServer, type TestServer } from './helpers/harness.ts';
 
 let server: TestServer;
 const running: SimulatedDevice[] = [];
+const log = capturingLogger('warn');
 
 beforeAll(async () => {
   // Far above what a reply takes, far below what 15,000 writes one after another took.
-  server = await startTestServer({ COMMAND_TIMEOUT_MS: '20000' });
+  server = await startTestServer({ COMMAND_TIMEOUT_MS: '20000' }, { logger: log.logger });
 });
+
+/** A counter of the server's /metrics (loopback callers need no token). */
+async function metric(name: string): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return Number(line?.split(' ')[1] ?? Number.NaN);
+}
 afterAll(async () => {
   await Promise.all(running.map((d) => d.stop().catch(() => {})));
   await server?.close();
@@ -74,6 +82,8 @@ describe('a device that floods telemetry', () => {
     const d = await simulateOnline(server, sn);
     running.push(d);
     const dropped = server.gateway.ingest.stats().dropped;
+    const droppedMetric = await metric('beacon_ingest_dropped_total');
+    const started = Date.now();
     const count = 1000;
     const flood = (async () => {
       for (let round = 0; round < count / 100; round++) {
@@ -102,5 +112,14 @@ describe('a device that floods telemetry', () => {
     // Every flood message not stored was counted as dropped (other devices may add their own).
     const storedFlood = stored.filter((r) => r.eventId.startsWith('f')).length;
     expect(server.gateway.ingest.stats().dropped - dropped).toBeGreaterThanOrEqual(count - storedFlood);
+    // And logged, as an operator sees it: the counter on /metrics, and a warning naming the device —
+    // at most one line a second, so the flood does not become one of log lines.
+    expect(await metric('beacon_ingest_dropped_total')).toBeGreaterThanOrEqual(
+      droppedMetric + count - storedFlood,
+    );
+    const lines = log.lines.filter((l) => l.msg === 'mqtt: message dropped' && l.sn === sn);
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    expect(lines[0]).toMatchObject({ kind: 'event', reason: expect.any(String) });
+    expect(lines.length).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 1000) + 1);
   }, 60_000);
 });

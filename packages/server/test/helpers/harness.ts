@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import pg from 'pg';
+import pino from 'pino';
 import { inject } from 'vitest';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type RunningServer, startServer } from '../../src/server.ts';
@@ -32,7 +34,10 @@ async function createDatabase(adminUrl: string): Promise<string> {
 }
 
 /** Boots the real server on a fresh database of its own, listening on a free loopback port. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { logger?: pino.Logger } = {},
+): Promise<TestServer> {
   const databaseUrl = await createDatabase(inject('adminDatabaseUrl'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -57,8 +62,20 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...env,
   });
   const clock = new TestClock();
-  const server = await startServer(config, { now: clock.now });
+  const server = await startServer(config, { now: clock.now, logger: options.logger });
   return { ...server, clock, config, client: () => new HttpClient(server.url) };
+}
+
+/** A logger that keeps its lines (parsed) for a test to read, at `level` and above. */
+export function capturingLogger(level = 'warn'): { logger: pino.Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logger: pino({ level }, stream), lines };
 }
 
 export interface HttpResult<T = unknown> {
