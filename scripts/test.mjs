@@ -2,10 +2,10 @@
 // `npm test`: every test (unit, integration, end-to-end), then one closing line
 // "N passed, N failed" that CI reads. Extra arguments go to Vitest (e.g. `npm test -- --project unit`).
 //
-// Without arguments, two Vitest runs go side by side: unit and integration (their files in parallel,
-// vitest.config.ts), and the browser tests (one file at a time against one server). The machine
-// mostly waits on devices, timers and the browser, so side by side takes about the time of the
-// longer of the two rather than their sum. TEST_SERIAL=1 runs them one after the other.
+// Without arguments, two Vitest runs, one after the other: unit and integration (their files in
+// parallel, vitest.config.ts), then the browser tests (one file at a time against one server).
+// E2E_BESIDE=1 runs the two side by side (about the time of the longer one), but on two cores the
+// browser tests' pool devices then missed their timings (client list, VLAN push) in one run of three.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -34,10 +34,10 @@ function vitest({ name, args }) {
 }
 
 const results = [];
-if (process.env.TEST_SERIAL === '1') {
-  for (const run of runs) results.push(await vitest(run));
-} else {
+if (process.env.E2E_BESIDE === '1') {
   results.push(...(await Promise.all(runs.map(vitest))));
+} else {
+  for (const run of runs) results.push(await vitest(run));
 }
 
 let passed = 0;
