@@ -6,7 +6,6 @@ import path from 'node:path';
 import { type SimulatedDevice, startDevice } from '@beacon/agent';
 import { CommandState, upTopic } from '@beacon/protocol';
 import { inArray } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { connect, type Database } from '../src/db/client.ts';
@@ -14,8 +13,9 @@ import { freePort } from '../src/db/embedded.ts';
 import { deviceCommands, deviceEvents, devices } from '../src/db/schema.ts';
 import { deviceRow, insertProject, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
-import { HttpClient, TestClock, type TestServer } from './helpers/harness.ts';
+import { createDatabase, HttpClient, TestClock, type TestServer } from './helpers/harness.ts';
 import { listening } from './helpers/ports.ts';
+import { ServerProcess } from './helpers/server-process.ts';
 
 /**
  * Issue 16, faults: the server process itself (src/main.ts, a child of the test) killed with SIGKILL
@@ -27,72 +27,7 @@ import { listening } from './helpers/ports.ts';
 
 const HAS_MOSQUITTO = !spawnSync('mosquitto', ['-h']).error;
 const EXTERNAL = process.env.MQTT_URL;
-const root = path.resolve(import.meta.dirname, '../../..');
-const main = path.join(root, 'packages/server/src/main.ts');
 const FACTORY_KEY = 'server-killed-factory-key';
-
-interface LogLine {
-  level: number;
-  msg: string;
-  [key: string]: unknown;
-}
-
-class ServerProcess {
-  readonly lines: LogLine[] = [];
-  stderr = '';
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  private readonly child: ChildProcess;
-
-  constructor(env: Record<string, string>) {
-    const { DATABASE_URL: _d, MQTT_URL: _m, ...inherited } = process.env;
-    this.child = spawn(process.execPath, ['--import', 'tsx', main], {
-      cwd: root,
-      env: { ...inherited, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let buffered = '';
-    this.child.stdout!.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      const parts = buffered.split('\n');
-      buffered = parts.pop()!;
-      for (const part of parts) {
-        try {
-          this.lines.push(JSON.parse(part) as LogLine);
-        } catch {
-          this.lines.push({ level: 60, msg: part });
-        }
-      }
-    });
-    this.child.stderr!.on('data', (chunk: Buffer) => {
-      this.stderr += chunk.toString('utf8');
-    });
-    this.exited = new Promise((resolve) =>
-      this.child.on('exit', (code, signal) => resolve({ code, signal })),
-    );
-  }
-
-  async waitForLog(text: string, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!this.lines.some((l) => l.msg?.includes(text))) {
-      if (Date.now() > deadline || this.child.exitCode !== null) {
-        throw new Error(`no "${text}" in the log:\n${this.describe()}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-
-  signal(signal: NodeJS.Signals): void {
-    this.child.kill(signal);
-  }
-
-  kill(): void {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
-  }
-
-  describe(): string {
-    return `${this.lines.map((l) => (l.level >= 40 ? JSON.stringify(l) : `${l.level} ${l.msg}`)).join('\n')}\n${this.stderr}`;
-  }
-}
 
 let dir: string;
 let broker: ChildProcess | null = null;
@@ -106,7 +41,7 @@ let env: Record<string, string>;
 let view: TestServer;
 
 async function startServer(extra: Record<string, string> = {}): Promise<ServerProcess> {
-  const server = new ServerProcess({ ...env, ...extra });
+  const server = new ServerProcess({ ...env, ...extra }, ['DATABASE_URL', 'MQTT_URL']);
   servers.push(server);
   await server.waitForLog('Beacon is running', 60_000);
   return server;
@@ -135,15 +70,7 @@ describe.skipIf(!EXTERNAL && !HAS_MOSQUITTO)('the server process killed or stopp
       mqttUrl = `mqtt://127.0.0.1:${port}`;
     }
     // A database of its own on the test run's PostgreSQL: it outlives the server process.
-    const adminUrl = inject('adminDatabaseUrl');
-    const name = `beacon_k_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    databaseUrl = await createDatabase(inject('adminDatabaseUrl'), 'beacon_k');
     const port = await freePort();
     env = {
       NODE_ENV: 'test',

@@ -1,81 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/db/embedded.ts';
+import { ServerProcess } from './helpers/server-process.ts';
 
 /**
  * The process as `npm start` runs it (src/main.ts): embedded PostgreSQL, embedded broker, the demo
  * fleet. SIGTERM must stop it in order — device intake and jobs, HTTP, database, PostgreSQL last —
  * without a single error in the log, and it must start again on the same data directory.
  */
-
-const root = path.resolve(import.meta.dirname, '../../..');
-const main = path.join(root, 'packages/server/src/main.ts');
-
-interface LogLine {
-  level: number;
-  msg: string;
-  err?: { message?: string };
-}
-
-class ServerProcess {
-  readonly lines: LogLine[] = [];
-  stderr = '';
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  private readonly child: ChildProcess;
-
-  constructor(env: Record<string, string>) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', main], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let buffered = '';
-    this.child.stdout!.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      const parts = buffered.split('\n');
-      buffered = parts.pop()!;
-      for (const part of parts) {
-        try {
-          this.lines.push(JSON.parse(part) as LogLine);
-        } catch {
-          this.lines.push({ level: 60, msg: part });
-        }
-      }
-    });
-    this.child.stderr!.on('data', (chunk: Buffer) => {
-      this.stderr += chunk.toString('utf8');
-    });
-    this.exited = new Promise((resolve) =>
-      this.child.on('exit', (code, signal) => resolve({ code, signal })),
-    );
-  }
-
-  async waitForLog(text: string, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!this.lines.some((l) => l.msg?.includes(text))) {
-      if (Date.now() > deadline || this.child.exitCode !== null) {
-        throw new Error(`no "${text}" in the log:\n${this.describe()}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-
-  signal(signal: NodeJS.Signals): void {
-    this.child.kill(signal);
-  }
-
-  kill(): void {
-    if (this.child.exitCode === null) this.child.kill('SIGKILL');
-  }
-
-  describe(): string {
-    return `${this.lines.map((l) => `${l.level} ${l.msg} ${l.err?.message ?? ''}`).join('\n')}\n${this.stderr}`;
-  }
-}
 
 describe('shutdown of the process (src/main.ts)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'beacon-shutdown-'));

@@ -22,8 +22,9 @@ export interface TestServer extends RunningServer {
   client(): HttpClient;
 }
 
-async function createDatabase(adminUrl: string): Promise<string> {
-  const name = `beacon_t_${randomBytes(6).toString('hex')}`;
+/** A new empty database on the test run's PostgreSQL; answers its URL. */
+export async function createDatabase(adminUrl: string, prefix = 'beacon_t'): Promise<string> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
