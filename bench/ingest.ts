@@ -87,6 +87,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Tables whose growth is "bytes stored" (each summed over its partitions). */
 const STORED = ['online_clients', 'client_sessions', 'client_counts', 'device_events'];
 
+/** Rows written so far per table (PostgreSQL's cumulative statistics, flushed about once a second). */
+async function tableWrites(pool: pg.Pool) {
+  const { rows } = await pool.query<{ relname: string; ins: string; upd: string; hot: string; del: string }>(
+    `select relname, n_tup_ins as ins, n_tup_upd as upd, n_tup_hot_upd as hot, n_tup_del as del
+     from pg_stat_user_tables where relname in ('online_clients', 'device_state', 'devices')`,
+  );
+  return Object.fromEntries(
+    rows.map((r) => [
+      r.relname,
+      { ins: Number(r.ins), upd: Number(r.upd), hot: Number(r.hot), del: Number(r.del) },
+    ]),
+  );
+}
+
 function procTree(): Map<number, number[]> {
   const children = new Map<number, number[]>();
   for (const e of fs.readdirSync('/proc')) {
@@ -376,6 +390,7 @@ async function run() {
 
     // ---- the measured window ----
     const sizes0 = await storedBytes(pool);
+    const writes0 = await tableWrites(pool);
     const u0 = usage(serverPid);
     const peak = { serverRssMb: u0.serverRssMb, postgresRssMb: u0.postgresRssMb };
     const sampler = setInterval(() => {
@@ -465,6 +480,7 @@ async function run() {
     );
     const late = observe(inWindow, Date.now());
     const sizes1 = await storedBytes(pool);
+    const writes1 = await tableWrites(pool);
     // Deadlocks PostgreSQL broke since it started (batches rerun them; decision 0044 counts them).
     const { rows: dl } = await pool.query<{ deadlocks: string }>(
       'select deadlocks from pg_stat_database where datname = current_database()',
@@ -524,6 +540,17 @@ async function run() {
         chart30d: dist(api.chart30d),
       },
       apiErrors: errors,
+      cpuMsPerMessage: {
+        server: +(((u1.serverCpu - u0.serverCpu) * 1000) / Math.max(1, inWindow.length)).toFixed(2),
+        postgres: +(((u1.postgresCpu - u0.postgresCpu) * 1000) / Math.max(1, inWindow.length)).toFixed(2),
+      },
+      // Row writes per second of the window: how many of the updates were HOT (no index touched).
+      rowWritesPerSecond: Object.fromEntries(
+        Object.entries(writes1).map(([name, w]) => {
+          const d = (k: keyof typeof w) => Math.round((w[k] - (writes0[name]?.[k] ?? 0)) / seconds);
+          return [name, { ins: d('ins'), upd: d('upd'), hot: d('hot'), del: d('del') }];
+        }),
+      ),
       deadlocksSinceStart: Number(dl[0]?.deadlocks ?? 0),
     };
   } finally {

@@ -86,7 +86,7 @@ export const DeviceView = z.object({
 });
 export type DeviceView = z.infer<typeof DeviceView>;
 
-/** GET …/devices/{sn}: the list fields plus the latest telemetry snapshot. */
+/** GET …/devices/{sn}: the list fields plus the latest telemetry snapshot (its clients are the client list's). */
 export const DeviceDetailView = DeviceView.extend({
   telemetry: z.record(z.string(), z.unknown()).nullable(),
   telemetryAt: z.string().nullable(),

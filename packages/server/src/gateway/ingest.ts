@@ -897,7 +897,7 @@ export class Ingest {
         uplinkSn: t.uplink?.sn ?? null,
         uplinkPort: t.uplink?.port ?? null,
         meshRole: t.mesh?.role ?? null,
-        telemetry: t,
+        telemetry: storedTelemetry(t),
         telemetryAt: now,
         telemetryTs: t.ts,
         lastSeenAt: now,
@@ -959,6 +959,17 @@ export class Ingest {
     await this.events.add({ sn, event: e, now: this.now() });
     this.metrics?.committed('event', e.ts);
   }
+}
+
+/**
+ * The snapshot kept in `device_state.telemetry`: the message without its client list, which has a
+ * table of its own (online_clients). Twenty clients made the row ~5 KB, stored out of line (TOAST)
+ * and rewritten in full every telemetry period; without them it stays on its page, where the update
+ * can be HOT (docs/decisions/0071).
+ */
+function storedTelemetry(t: Telemetry): Omit<Telemetry, 'clients'> {
+  const { clients: _listed, ...rest } = t;
+  return rest;
 }
 
 /** What a hello says the device is (inventory columns). */
