@@ -87,6 +87,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Tables whose growth is "bytes stored" (each summed over its partitions). */
 const STORED = ['online_clients', 'client_sessions', 'client_counts', 'device_events'];
 
+/** Each job kind's runs and seconds so far, from the server's /metrics (loopback: no token). */
+async function jobSeconds(base: string): Promise<Record<string, { count: number; sum: number }>> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const out: Record<string, { count: number; sum: number }> = {};
+  for (const m of text.matchAll(/^beacon_job_duration_seconds_(sum|count)\{kind="([^"]+)"\} (\S+)$/gm)) {
+    const j = out[m[2]] ?? { count: 0, sum: 0 };
+    j[m[1] as 'sum' | 'count'] = Number(m[3]);
+    out[m[2]] = j;
+  }
+  return out;
+}
+
 /** Rows written so far per table (PostgreSQL's cumulative statistics, flushed about once a second). */
 async function tableWrites(pool: pg.Pool) {
   const { rows } = await pool.query<{ relname: string; ins: string; upd: string; hot: string; del: string }>(
@@ -391,6 +403,7 @@ async function run() {
     // ---- the measured window ----
     const sizes0 = await storedBytes(pool);
     const writes0 = await tableWrites(pool);
+    const jobs0 = await jobSeconds(base);
     const u0 = usage(serverPid);
     const peak = { serverRssMb: u0.serverRssMb, postgresRssMb: u0.postgresRssMb };
     const sampler = setInterval(() => {
@@ -481,6 +494,7 @@ async function run() {
     const late = observe(inWindow, Date.now());
     const sizes1 = await storedBytes(pool);
     const writes1 = await tableWrites(pool);
+    const jobs1 = await jobSeconds(base);
     // Deadlocks PostgreSQL broke since it started (batches rerun them; decision 0044 counts them).
     const { rows: dl } = await pool.query<{ deadlocks: string }>(
       'select deadlocks from pg_stat_database where datname = current_database()',
@@ -550,6 +564,18 @@ async function run() {
           const d = (k: keyof typeof w) => Math.round((w[k] - (writes0[name]?.[k] ?? 0)) / seconds);
           return [name, { ins: d('ins'), upd: d('upd'), hot: d('hot'), del: d('del') }];
         }),
+      ),
+      // The durable jobs that ran in the window (the statistics rollup above all): runs and seconds.
+      jobsInWindow: Object.fromEntries(
+        Object.entries(jobs1)
+          .map(([kind, j]) => [
+            kind,
+            {
+              runs: j.count - (jobs0[kind]?.count ?? 0),
+              seconds: +(j.sum - (jobs0[kind]?.sum ?? 0)).toFixed(2),
+            },
+          ])
+          .filter(([, j]) => (j as { runs: number }).runs > 0),
       ),
       deadlocksSinceStart: Number(dl[0]?.deadlocks ?? 0),
     };

@@ -313,16 +313,32 @@ describe.runIf(EXTERNAL_BROKER)('two server instances', () => {
       return row?.state === 'timeout';
     }, 'push timed out');
     ap.resumeListening();
+    // The retry falls due (an hour on) before the second instance starts, while no push is in
+    // flight. A push's deadline (expires_at) is on this clock too: moved past it while a push is in
+    // flight, the push counts as ended — a claim on the other instance no longer waits for it, the
+    // sweeper records it as a timeout — and the test, not the server, pushes twice (once in CI:
+    // success, success, timeout).
+    server.clock.advance(3_600_000);
     const second = await startServer({ ...server.config, port: 0 }, { now: server.clock.now });
+    if (process.env.REPRO) await waitFor(async () => {
+      const rows = await server.database.db.select().from(deviceCommands)
+        .where(and(eq(deviceCommands.sn, ap.sn), eq(deviceCommands.name, 'apply-config')));
+      return rows.some((r) => r.state === 'sent');
+    }, 'second instance push in flight');
+    console.error(`[DBG] ticking t=${Date.now()%100000}`);
     try {
-      server.clock.advance(3_600_000);
-      // Both instances' jobs run at once: one claims the device, the other finds nothing due.
+      // Three ways to push the revision race: the second instance's re-send after the device's
+      // retained state (Mosquitto gives a new shared subscription the retained messages; commands.ts
+      // afterState), and both instances' jobs (one claims the device, the other finds nothing due).
+      // Whichever claims first, the others wait for its push under the device's lock and then find
+      // the revision applied: one push between them.
       await Promise.all([server.jobs.tick(), second.jobs.tick()]);
       await applied(server, ap.sn, 1);
       const pushes = await server.database.db
         .select()
         .from(deviceCommands)
         .where(and(eq(deviceCommands.sn, ap.sn), eq(deviceCommands.name, 'apply-config')));
+      console.error(`[DBG] pushes ${JSON.stringify(pushes.map((p) => [p.state, p.code, p.createdAt, p.finishedAt]))}`);
       expect(pushes.map((p) => p.state).sort()).toEqual(['success', 'timeout']);
     } finally {
       await second.close();

@@ -90,6 +90,20 @@ describe('metrics without METRICS_TOKEN (loopback only)', () => {
       '3 devices online',
     );
 
+    // A durable job that takes ~60 ms: its run is counted and timed by kind.
+    server.jobs.register('metrics-test-timed', async () => {
+      await new Promise((r) => setTimeout(r, 60));
+    });
+    await scheduleJob(server.database.db, { kind: 'metrics-test-timed', runAt: new Date(0) });
+    await waitFor(
+      async () =>
+        value(await samples(server), 'beacon_jobs_run_total', {
+          kind: 'metrics-test-timed',
+          result: 'ok',
+        }) === 1,
+      'the timed job ran',
+    );
+
     // A route with an id in its path, and a path no route has.
     expect((await owner.client.get(`/projects/${projectId}/devices`)).status).toBe(200);
     expect((await fetch(`${server.url}/api/v1/no-such-thing/12345`)).status).toBe(404);
@@ -111,6 +125,10 @@ describe('metrics without METRICS_TOKEN (loopback only)', () => {
     expect(value(s, 'beacon_ingest_batch_size_count', { kind: 'hello' })).toBeGreaterThan(0);
     expect(value(s, 'beacon_ingest_lag_seconds_count', { kind: 'hello' })).toBeGreaterThanOrEqual(3);
     expect(value(s, 'beacon_mqtt_link_up')).toBe(1);
+    expect(value(s, 'beacon_job_duration_seconds_count', { kind: 'metrics-test-timed' })).toBe(1);
+    expect(
+      value(s, 'beacon_job_duration_seconds_sum', { kind: 'metrics-test-timed' }),
+    ).toBeGreaterThanOrEqual(0.05);
     expect(value(s, 'beacon_db_pool_total')).toBeGreaterThan(0);
     expect(value(s, 'beacon_process_resident_memory_bytes')).toBeGreaterThan(0);
 

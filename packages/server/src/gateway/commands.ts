@@ -110,7 +110,7 @@ export class CommandService extends CommandDispatcher {
   /** After a hello: re-send a pending configuration (a failed one waits for the administrator). */
   async afterHello(row: DeviceRow): Promise<void> {
     if (this.closed || row.configStatus !== DeviceConfigState.PENDING) return;
-    this.converge(row.sn);
+    this.converge(row.sn, 'hello');
   }
 
   /**
@@ -122,7 +122,7 @@ export class CommandService extends CommandDispatcher {
     if (this.closed || row.configStatus !== DeviceConfigState.PENDING) return;
     if (!canTakeConfig(row)) return;
     if (!runsOtherConfig(row)) return;
-    this.converge(row.sn);
+    this.converge(row.sn, 'state');
   }
 
   /**
@@ -132,7 +132,10 @@ export class CommandService extends CommandDispatcher {
    * when the command is claimed — which is what keeps several instances from sending it twice).
    * Called after a hello or state, and by the convergence job for devices due for another try.
    */
-  converge(sn: string): void {
+  private static ids = 0;
+  private readonly inst = ++CommandService.ids;
+  converge(sn: string, why = 'job'): void {
+    console.error(`[DBG] inst=${this.inst} converge(${sn}) why=${why} resending=${this.resending.has(sn)} t=${Date.now()%100000} now=${this.d.now().toISOString()}`);
     if (this.closed || this.resending.has(sn)) return;
     this.resending.add(sn);
     void (async () => {
@@ -151,6 +154,7 @@ export class CommandService extends CommandDispatcher {
           this.timeoutFor('apply-config'),
           stillPending(row.desiredRevision),
         );
+        console.error(`[DBG] inst=${this.inst} converge(${sn}) outcome=${outcome ? outcome.state + ' ' + outcome.id : 'skipped'} t=${Date.now()%100000}`);
         // Skipped: the row changed since it was read (a newer revision, say); look again.
         if (outcome) return;
       }

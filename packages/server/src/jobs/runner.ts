@@ -99,7 +99,7 @@ export function createJobRunner(options: {
   log: FastifyBaseLogger;
   pollMs: number;
   /** Counts each job run by kind and result (src/metrics/). */
-  metrics?: { jobRun(kind: string, ok: boolean): void };
+  metrics?: { jobRun(kind: string, ok: boolean, seconds?: number): void };
 }): JobRunner {
   const { database, now, log, pollMs, metrics } = options;
   const handlers = new Map<string, JobHandler>();
@@ -111,6 +111,8 @@ export function createJobRunner(options: {
   async function runOne(): Promise<boolean> {
     const callbacks: (() => void)[] = [];
     const at = now();
+    const started = performance.now();
+    const took = () => (performance.now() - started) / 1000;
     const claimed = await database.db.transaction(async (tx) => {
       const [job] = await tx
         .select()
@@ -127,9 +129,9 @@ export function createJobRunner(options: {
           handler({ tx: savepoint, now: at, job, afterCommit: (fn) => callbacks.push(fn) }),
         );
         await tx.delete(jobs).where(eq(jobs.id, job.id));
-        metrics?.jobRun(job.kind, true);
+        metrics?.jobRun(job.kind, true, took());
       } catch (error) {
-        metrics?.jobRun(job.kind, false);
+        metrics?.jobRun(job.kind, false, took());
         callbacks.length = 0;
         const attempts = job.attempts + 1;
         const message = error instanceof Error ? error.message : String(error);

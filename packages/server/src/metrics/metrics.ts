@@ -82,6 +82,7 @@ export class Metrics {
   private readonly lagKind: (kind: string) => HistogramChild;
   private readonly outcomes: Counter<'name' | 'outcome'>;
   private readonly jobsRun: Counter<'kind' | 'result'>;
+  private readonly jobSeconds: Histogram<'kind'>;
   private readonly lastWills: Counter;
 
   constructor(private readonly options: { cacheMs: number }) {
@@ -141,6 +142,13 @@ export class Metrics {
       name: 'beacon_jobs_run_total',
       help: 'Durable jobs run by this instance, by kind and result (ok, failed)',
       labelNames: ['kind', 'result'],
+      registers,
+    });
+    this.jobSeconds = new Histogram({
+      name: 'beacon_job_duration_seconds',
+      help: 'Time a durable job took on this instance, by kind (from its claim to the end of its work; an instance runs one job at a time)',
+      labelNames: ['kind'],
+      buckets: [0.01, 0.05, 0.25, 1, 2.5, 5, 10, 30, 60, 300],
       registers,
     });
     this.refreshes = new Counter({
@@ -328,8 +336,9 @@ export class Metrics {
     for (const row of rows) this.outcomes.inc({ name: row.name, outcome: row.state });
   }
 
-  jobRun(kind: string, ok: boolean): void {
+  jobRun(kind: string, ok: boolean, seconds?: number): void {
     this.jobsRun.inc({ kind, result: ok ? 'ok' : 'failed' });
+    if (seconds !== undefined) this.jobSeconds.observe({ kind }, seconds);
   }
 
   /** The Prometheus text exposition. */

@@ -33,6 +33,8 @@ export const ROLLUP_INTERVAL_MS = 60_000;
 /** Time a telemetry batch may take between its `now` and its commit. */
 const LATE_MS = 120_000;
 const DAY_MS = 86_400_000;
+/** A rollup run longer than this is logged (every other job of the instance waited for it). */
+const SLOW_ROLLUP_MS = 10_000;
 /** Devices that serve clients over the air: the Status screen's "top APs". */
 export const AP_TYPES: readonly string[] = [
   DeviceType.AP,
@@ -62,13 +64,26 @@ interface LevelSpec {
   source: 'raw' | StatsLevel;
   /** Most source time one run handles (catching up after a long stop goes in steps). */
   maxSpanMs: number;
+  /**
+   * The job's cadence for this level (decision 0072). Each run recomputes the level's open buckets
+   * in full — the current day of the daily level is every hourly row of the day so far — so at
+   * 10,000 devices a run every minute at every level was a few CPU-seconds of PostgreSQL each time.
+   * The hourly level every 5 minutes and the daily one every 15 keep them as fresh as a chart of
+   * those buckets needs.
+   */
+  everyMs: number;
 }
 
 const LEVELS: LevelSpec[] = [
-  { level: '5m', seconds: 300, source: 'raw', maxSpanMs: 6 * 3_600_000 },
-  { level: '1h', seconds: 3600, source: '5m', maxSpanMs: 3 * DAY_MS },
-  { level: '1d', seconds: 86_400, source: '1h', maxSpanMs: 20 * DAY_MS },
+  { level: '5m', seconds: 300, source: 'raw', maxSpanMs: 6 * 3_600_000, everyMs: ROLLUP_INTERVAL_MS },
+  { level: '1h', seconds: 3600, source: '5m', maxSpanMs: 3 * DAY_MS, everyMs: 5 * ROLLUP_INTERVAL_MS },
+  { level: '1d', seconds: 86_400, source: '1h', maxSpanMs: 20 * DAY_MS, everyMs: 15 * ROLLUP_INTERVAL_MS },
 ];
+
+/** How often the rollup job recomputes a level (and ranks the top lists that read it). */
+export const LEVEL_EVERY_MS: Record<StatsLevel, number> = Object.fromEntries(
+  LEVELS.map((l) => [l.level, l.everyMs]),
+) as Record<StatsLevel, number>;
 
 const PARTITIONED: { table: string; keep: number }[] = [
   { table: 'stats_device', keep: STATS_RETENTION_DAYS.raw },
@@ -181,17 +196,45 @@ async function firstStart(db: DbOrTx, spec: LevelSpec, now: Date): Promise<numbe
   return floorTo(Math.max(oldest, now.getTime() - retentionOf(spec.source)), spec.seconds);
 }
 
-/** Runs every level once at `now` (inside the caller's transaction). Answers the new watermarks. */
-export async function rollUp(db: DbOrTx, now: Date): Promise<Record<StatsLevel, Date>> {
+/**
+ * Runs the levels once at `now` (inside the caller's transaction). Answers the watermarks. With
+ * `cadence` (the job) a level runs only when its `everyMs` has passed since it last ran, and the top
+ * lists of the ranges that read it are ranked only then; without it (tests, tools) every level runs.
+ */
+export async function rollUp(
+  db: DbOrTx,
+  now: Date,
+  options: { cadence?: boolean } = {},
+): Promise<Record<StatsLevel, Date>> {
   await db.execute(sql`select pg_advisory_xact_lock(hashtext('stats-rollup'))`);
-  const rows = (await db.execute<{ level: string; done_until: string | Date }>(
-    sql`select level, done_until from stats_watermarks`,
-  )) as unknown as { rows: { level: string; done_until: string | Date }[] };
+  const rows = (await db.execute<{ level: string; done_until: string | Date; ran_at: string | Date | null }>(
+    sql`select level, done_until, ran_at from stats_watermarks`,
+  )) as unknown as { rows: { level: string; done_until: string | Date; ran_at: string | Date | null }[] };
   const marks = new Map(rows.rows.map((r) => [r.level, new Date(r.done_until).getTime()]));
+  const ran = new Map(
+    rows.rows.map((r) => [r.level, r.ran_at === null ? null : new Date(r.ran_at).getTime()]),
+  );
   let sourceMark = now.getTime() - LATE_MS;
   const out = {} as Record<StatsLevel, Date>;
+  const levelsRun = new Set<StatsLevel>();
   for (const spec of LEVELS) {
-    const start = marks.get(spec.level) ?? (await firstStart(db, spec, now));
+    const last = ran.get(spec.level);
+    const stored = marks.get(spec.level);
+    // Not due: its watermark stays (the next level never goes past it). A small margin: the job's
+    // slots are a minute apart, and a run a little early must not wait a whole cadence more.
+    if (
+      options.cadence &&
+      stored !== undefined &&
+      last != null &&
+      now.getTime() - last < spec.everyMs - ROLLUP_INTERVAL_MS / 2 &&
+      now.getTime() >= last
+    ) {
+      out[spec.level] = new Date(stored);
+      sourceMark = stored;
+      continue;
+    }
+    levelsRun.add(spec.level);
+    const start = stored ?? (await firstStart(db, spec, now));
     const end = Math.min(ceilTo(now.getTime() + 1, spec.seconds), start + spec.maxSpanMs);
     const params = [new Date(start).toISOString(), new Date(end).toISOString()];
     await exec(db, deviceRollupSql(spec), params);
@@ -200,18 +243,22 @@ export async function rollUp(db: DbOrTx, now: Date): Promise<Record<StatsLevel, 
     if (spec.level !== '5m') await exec(db, projectDimRollupSql(spec.level), params);
     const mark = Math.max(start, floorTo(Math.min(sourceMark, end), spec.seconds));
     await db.execute(
-      sql`insert into stats_watermarks (level, done_until) values (${spec.level}, ${new Date(mark).toISOString()}::timestamptz)
-          on conflict (level) do update set done_until = excluded.done_until`,
+      sql`insert into stats_watermarks (level, done_until, ran_at)
+          values (${spec.level}, ${new Date(mark).toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)
+          on conflict (level) do update set done_until = excluded.done_until, ran_at = excluded.ran_at`,
     );
     out[spec.level] = new Date(mark);
     sourceMark = mark;
   }
-  await refreshTopLists(db, now, out);
+  await refreshTopLists(db, now, out, (level) => levelsRun.has(level));
   return out;
 }
 
-/** How far a range's top lists may be from the reader's clock and still be read (else computed). */
-export const TOP_FRESH_MS = 3 * ROLLUP_INTERVAL_MS;
+/**
+ * How far a range's top lists may be from the reader's clock and still be read (else computed):
+ * three cadences of the level they are ranked from.
+ */
+export const topFreshMs = (range: StatsRange): number => 3 * LEVEL_EVERY_MS[topWindow(range, 0).level];
 
 /** Which rollup a range's top lists read, and where that range starts at `now` (stats/service.ts). */
 export function topWindow(range: StatsRange, now: number): { level: '1h' | '1d'; start: number } {
@@ -227,7 +274,12 @@ export function topWindow(range: StatsRange, now: number): { level: '1h' | '1d';
  * or daily for 7 d and 30 d); every run adds the buckets after the watermark and ranks the devices
  * of each project (clients, CPU, memory, traffic; clients and traffic among APs for Status).
  */
-export async function refreshTopLists(db: DbOrTx, now: Date, marks: Record<StatsLevel, Date>): Promise<void> {
+export async function refreshTopLists(
+  db: DbOrTx,
+  now: Date,
+  marks: Record<StatsLevel, Date>,
+  due: (level: StatsLevel) => boolean = () => true,
+): Promise<void> {
   const t = now.getTime();
   const state = (await db.execute(
     sql`select range, top_start, span_end from stats_top_state`,
@@ -237,6 +289,8 @@ export async function refreshTopLists(db: DbOrTx, now: Date, marks: Record<Stats
   );
   for (const range of STATS_RANGES) {
     const { level, start } = topWindow(range, t);
+    // Ranked when its level was recomputed, or when its window moved on (a new hour or day).
+    if (!due(level) && known.get(range)?.startsWith(`${start}|`)) continue;
     const spanEnd = Math.max(start, Math.min(marks[level].getTime(), t));
     const table = sql.raw(`stats_device_${level}`);
     const from = new Date(start).toISOString();
@@ -299,7 +353,11 @@ export function registerStatsRollup(
   runner.register(STATS_ROLLUP_JOB, async ({ tx, now }) => {
     const { dropped } = await maintainPartitions(deps.database, now);
     if (dropped.length) deps.log.info({ dropped }, 'stats: partitions past retention dropped');
-    await rollUp(tx, now);
+    const started = performance.now();
+    const marks = await rollUp(tx, now, { cadence: true });
+    const ms = Math.round(performance.now() - started);
+    // Jobs run one at a time per instance: a rollup this long holds the others back.
+    if (ms > SLOW_ROLLUP_MS) deps.log.warn({ ms, marks }, 'stats: rollup run slow');
     await addJobs(tx, [{ kind: STATS_ROLLUP_JOB, key: slotKey(now), runAt: slotTime(now) }]);
   });
 }

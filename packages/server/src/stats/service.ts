@@ -20,7 +20,7 @@ import type { DbOrTx } from '../db/client.ts';
 import type { Deps } from '../deps.ts';
 import { normaliseSn } from '../devices/service.ts';
 import { loadProjectAccess } from '../projects/access.ts';
-import { AP_TYPES, TOP_FRESH_MS } from './rollup.ts';
+import { AP_TYPES, topFreshMs } from './rollup.ts';
 
 /**
  * Reads of the statistics (docs/decisions/0034). Which table a range reads:
@@ -137,7 +137,7 @@ async function keptTop(
   if (
     !state ||
     new Date(state.top_start as string).getTime() !== w.topStart ||
-    Math.abs(w.now - new Date(state.computed_at as string).getTime()) > TOP_FRESH_MS
+    Math.abs(w.now - new Date(state.computed_at as string).getTime()) > topFreshMs(w.range)
   )
     return null;
   const ranked = list.filter((r) => r.sn !== null && r.name !== null);

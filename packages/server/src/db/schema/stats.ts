@@ -37,4 +37,6 @@ export const statsDim = pgTable('stats_dim', {
 export const statsWatermarks = pgTable('stats_watermarks', {
   level: text('level').primaryKey(),
   doneUntil: tstz('done_until').notNull(),
+  /** When the rollup job last computed this level (its cadence, stats/rollup.ts). */
+  ranAt: tstz('ran_at'),
 });
