@@ -454,11 +454,17 @@ async function run() {
       chart30d: [],
     };
     const errors: string[] = [];
+    // The slowest calls with when they started (seconds into the window), to set beside the jobs.
+    const slow: { name: string; at: number; ms: number }[] = [];
     const timed = async (name: keyof typeof api, p: string) => {
       const t = performance.now();
+      const startedAt = Date.now();
       try {
         await call('GET', p);
-        api[name].push(performance.now() - t);
+        const ms = performance.now() - t;
+        api[name].push(ms);
+        if (ms > 250)
+          slow.push({ name, at: +((startedAt - w0.getTime()) / 1000).toFixed(1), ms: Math.round(ms) });
       } catch (err) {
         if (errors.length < 5) errors.push(`${name}: ${(err as Error).message}`);
       }
@@ -554,6 +560,7 @@ async function run() {
         chart30d: dist(api.chart30d),
       },
       apiErrors: errors,
+      apiCallsOver250Ms: slow.sort((a, b) => b.ms - a.ms).slice(0, 12),
       cpuMsPerMessage: {
         server: +(((u1.serverCpu - u0.serverCpu) * 1000) / Math.max(1, inWindow.length)).toFixed(2),
         postgres: +(((u1.postgresCpu - u0.postgresCpu) * 1000) / Math.max(1, inWindow.length)).toFixed(2),
