@@ -110,7 +110,7 @@ export class CommandService extends CommandDispatcher {
   /** After a hello: re-send a pending configuration (a failed one waits for the administrator). */
   async afterHello(row: DeviceRow): Promise<void> {
     if (this.closed || row.configStatus !== DeviceConfigState.PENDING) return;
-    this.converge(row.sn, 'hello');
+    this.converge(row.sn);
   }
 
   /**
@@ -122,7 +122,7 @@ export class CommandService extends CommandDispatcher {
     if (this.closed || row.configStatus !== DeviceConfigState.PENDING) return;
     if (!canTakeConfig(row)) return;
     if (!runsOtherConfig(row)) return;
-    this.converge(row.sn, 'state');
+    this.converge(row.sn);
   }
 
   /**
@@ -132,10 +132,7 @@ export class CommandService extends CommandDispatcher {
    * when the command is claimed — which is what keeps several instances from sending it twice).
    * Called after a hello or state, and by the convergence job for devices due for another try.
    */
-  private static ids = 0;
-  private readonly inst = ++CommandService.ids;
-  converge(sn: string, why = 'job'): void {
-    console.error(`[DBG] inst=${this.inst} converge(${sn}) why=${why} resending=${this.resending.has(sn)} t=${Date.now()%100000} now=${this.d.now().toISOString()}`);
+  converge(sn: string): void {
     if (this.closed || this.resending.has(sn)) return;
     this.resending.add(sn);
     void (async () => {
@@ -154,7 +151,6 @@ export class CommandService extends CommandDispatcher {
           this.timeoutFor('apply-config'),
           stillPending(row.desiredRevision),
         );
-        console.error(`[DBG] inst=${this.inst} converge(${sn}) outcome=${outcome ? outcome.state + ' ' + outcome.id : 'skipped'} t=${Date.now()%100000}`);
         // Skipped: the row changed since it was read (a newer revision, say); look again.
         if (outcome) return;
       }
