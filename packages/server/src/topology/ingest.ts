@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { LinkNeighbour, Telemetry } from '@beacon/protocol';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
+import { textArray } from '../db/text-array.ts';
 import type { BusEvent } from '../events/bus.ts';
 
 /**
@@ -58,22 +59,27 @@ export async function storeLinks(tx: DbOrTx, items: readonly LinkReport[]): Prom
     });
   if (rows.length === 0) return [];
   // `old` reads the rows as they were before this statement's upsert (one snapshot for the statement).
+  // The rows' SNs also as a text[] (`= any`): PostgreSQL then knows how many devices the batch
+  // names and probes the primary keys; joined only to the recordset (a guessed 100 rows) it hashed
+  // a scan of every device and every link row on each batch (decision 0071).
+  const sns = textArray(rows.map((r) => r.sn));
   const result = await tx.execute<{ sn: string; project_id: number | string | null }>(sql`
     with v as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
         as v(sn text, links jsonb, internet jsonb, hash text, at timestamptz)
     ),
-    old as (select l.sn, l.hash from device_links l join v on v.sn = l.sn),
+    d as (select sn, project_id from devices where sn = any(${sns}::text[])),
+    old as (select l.sn, l.hash from device_links l where l.sn = any(${sns}::text[])),
     up as (
       insert into device_links (sn, links, internet, hash, reported_at)
-      select v.sn, v.links, v.internet, v.hash, v.at from v join devices d on d.sn = v.sn
+      select v.sn, v.links, v.internet, v.hash, v.at from v join d on d.sn = v.sn
       on conflict (sn) do update
         set links = excluded.links, internet = excluded.internet, hash = excluded.hash,
           reported_at = excluded.reported_at
         where device_links.hash is distinct from excluded.hash
           or device_links.reported_at < excluded.reported_at - make_interval(secs => ${REFRESH_SECONDS})
     )
-    select v.sn, d.project_id from v join devices d on d.sn = v.sn left join old on old.sn = v.sn
+    select v.sn, d.project_id from v join d on d.sn = v.sn left join old on old.sn = v.sn
       where old.hash is distinct from v.hash and d.project_id is not null`);
   const byProject = new Map<number, string[]>();
   for (const r of (result as unknown as { rows: { sn: string; project_id: number | string }[] }).rows) {
