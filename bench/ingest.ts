@@ -3,7 +3,7 @@
  *
  *   npm run bench:ingest -w @beacon/bench -- 1000 [--runs 3] [--window 120] [--clients 20]
  *        [--telemetry-ms 30000] [--backfill-days 30] [--api-workers 2] [--api-interval-ms 250] [--ramp 500]
- *        [--mqtt-url mqtt://127.0.0.1:1883] [--link lean|mqtt] [--statements]
+ *        [--mqtt-url mqtt://127.0.0.1:1883] [--link lean|mqtt] [--statements] [--no-analyze-wait]
  *
  * At 100,000 (issue 16): `npm run bench:ingest -w @beacon/bench -- 100000 --mqtt-url mqtt://127.0.0.1:1883
  * --ramp 1000 --window 120` (the machine's Mosquitto; its open-file limit must exceed N, see
@@ -24,7 +24,8 @@
  * 3. starts N simulated APs in this process (packages/agent startDevice, each with its own client
  *    world of `--clients` stations all online: `clients: { population, onlineShare: 1 }`), one MQTT
  *    connection each, telemetry every `--telemetry-ms`; waits until the server has them all online and
- *    one full telemetry period more (the join burst settles);
+ *    one full telemetry period more (the join burst settles), then until autovacuum has analysed
+ *    online_clients at its full size (what a running system has; `analyzeWaitMs`);
  * 4. measures over `--window` seconds of steady load:
  *    - messages per second sustained: `stats_device` rows (one per written telemetry) whose `at` falls
  *      in the window, divided by its length; next to it the rate the devices offered;
@@ -79,6 +80,7 @@ const MQTT_URL = opt('mqtt-url', '');
 const LINK = opt('link', 'lean') as 'lean' | 'mqtt';
 /** `--statements`: pg_stat_statements in the embedded PostgreSQL; prints where its time went. */
 const STATEMENTS = args.includes('--statements');
+const ANALYZE_WAIT = !args.includes('--no-analyze-wait');
 const root = path.resolve(import.meta.dirname, '..');
 const TICK = 100;
 const DAY_MS = 86_400_000;
@@ -88,6 +90,19 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Tables whose growth is "bytes stored" (each summed over its partitions). */
 const STORED = ['online_clients', 'client_sessions', 'client_counts', 'device_events'];
+
+/** Waits until autovacuum has analysed online_clients with at least `rows` in it (3 minutes at most). */
+async function waitForAnalyze(pool: pg.Pool, rows: number): Promise<number> {
+  const t = Date.now();
+  while (Date.now() - t < 180_000) {
+    const { rows: r } = await pool.query<{ tuples: number }>(
+      "select reltuples::float8 as tuples from pg_class where relname = 'online_clients'",
+    );
+    if ((r[0]?.tuples ?? 0) >= rows) break;
+    await sleep(1000);
+  }
+  return Date.now() - t;
+}
 
 /** The statements that took the most of PostgreSQL's time since the reset (wall time inside it). */
 async function topStatements(pool: pg.Pool) {
@@ -419,6 +434,10 @@ async function run() {
     const allOnlineMs = Date.now() - tStart;
     // One telemetry period more: every device has reported its clients, the join burst is written.
     await sleep(TELEMETRY_MS + 5000);
+    // Steady state also means statistics: until autovacuum has analysed the client table at its
+    // full size, the planner takes it for empty and the client list's pages cost ~1 s instead of
+    // ~10 ms (2026-11-28). Waited for (at most 3 minutes, `--no-analyze-wait` to skip), and reported.
+    const analyzeWaitMs = ANALYZE_WAIT ? await waitForAnalyze(pool, N * CLIENTS * 0.9) : null;
 
     // ---- the measured window ----
     const sizes0 = await storedBytes(pool);
@@ -551,6 +570,7 @@ async function run() {
       telemetryMs: TELEMETRY_MS,
       windowSeconds: +seconds.toFixed(1),
       allOnlineMs,
+      analyzeWaitMs,
       backfillMs,
       messagesPerSecond: {
         offered: +(publishedInWindow / seconds).toFixed(1),
