@@ -445,6 +445,44 @@ describe('aggregates per range', () => {
     expect(after.points.filter((p) => p.cpu !== null)).toEqual(before.points.filter((p) => p.cpu !== null));
   });
 
+  it('the job recomputes the 5-minute level every run, the hourly every 5 minutes, the daily every 15 (decision 0072)', async () => {
+    const job = () =>
+      server.database.db.transaction((tx) => rollUp(tx, server.clock.now(), { cadence: true }));
+    const ranAt = async () =>
+      Object.fromEntries(
+        (await query<{ level: string; ran_at: Date }>('select level, ran_at from stats_watermarks')).map(
+          (r) => [r.level, new Date(r.ran_at).getTime()],
+        ),
+      ) as Record<'5m' | '1h' | '1d', number>;
+    const start = await ranAt();
+    // Every level ran at this clock (the tests above): none is due yet.
+    await job();
+    expect(await ranAt()).toEqual(start);
+    // Each step: the levels the run computed (their ran_at moved).
+    const steps: string[][] = [];
+    let last = start;
+    for (let minute = 1; minute <= 15; minute++) {
+      server.clock.advance(60_000);
+      await job();
+      const at = await ranAt();
+      steps.push((['5m', '1h', '1d'] as const).filter((l) => at[l] !== last[l]));
+      last = at;
+    }
+    expect(steps[0]).toEqual(['5m']);
+    expect(steps[4]).toEqual(['5m', '1h']);
+    expect(steps[9]).toEqual(['5m', '1h']);
+    expect(steps[14]).toEqual(['5m', '1h', '1d']);
+    expect(steps.filter((s) => s.includes('1h'))).toHaveLength(3);
+    expect(steps.filter((s) => s.includes('1d'))).toHaveLength(1);
+    expect(steps.every((s) => s.includes('5m'))).toBe(true);
+    // Whatever ran when, a full run now gives the same answer the cadence left.
+    const kept = await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=30d`);
+    await server.database.db.transaction((tx) => rollUp(tx, server.clock.now()));
+    const full = await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=30d`);
+    expect(kept.points).toEqual(full.points);
+    expect(kept.top).toEqual(full.top);
+  });
+
   it('drops whole partitions past retention and still answers 30 days from the rollups', async () => {
     const before = await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=30d`);
     server.clock.offsetMs = end + 10 * 86_400_000 - Date.now();
