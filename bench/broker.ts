@@ -22,8 +22,9 @@ export async function ownMosquitto(port: number, maxConnections: number) {
       `listener ${port} 127.0.0.1`,
       'allow_anonymous true',
       'persistence false',
-      'max_inflight_messages 20',
-      'max_queued_messages 1000',
+      // As docs/protocol/mosquitto.md: the server's one connection carries every device's burst.
+      'max_inflight_messages 200',
+      `max_queued_messages ${Math.max(200_000, 4 * maxConnections)}`,
       `max_connections ${maxConnections + 100}`,
       'log_type error',
       'log_type warning',

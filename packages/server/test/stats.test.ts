@@ -447,7 +447,7 @@ describe('aggregates per range', () => {
 
   it('the job recomputes the 5-minute level every run, the hourly every 5 minutes, the daily every 15 (decision 0072)', async () => {
     const job = () =>
-      server.database.db.transaction((tx) => rollUp(tx, server.clock.now(), { cadence: true }));
+      server.database.db.transaction((tx) => rollUp(tx, server.clock.now(), { cadence: true, cheapMs: 0 }));
     const ranAt = async () =>
       Object.fromEntries(
         (await query<{ level: string; ran_at: Date }>('select level, ran_at from stats_watermarks')).map(
@@ -475,6 +475,12 @@ describe('aggregates per range', () => {
     expect(steps.filter((s) => s.includes('1h'))).toHaveLength(3);
     expect(steps.filter((s) => s.includes('1d'))).toHaveLength(1);
     expect(steps.every((s) => s.includes('5m'))).toBe(true);
+    // As the job runs it, a level this small (it took well under CHEAP_LEVEL_MS) runs every time.
+    server.clock.advance(60_000);
+    const before = await ranAt();
+    await server.database.db.transaction((tx) => rollUp(tx, server.clock.now(), { cadence: true }));
+    const after = await ranAt();
+    expect((['5m', '1h', '1d'] as const).filter((l) => after[l] !== before[l])).toEqual(['5m', '1h', '1d']);
     // Whatever ran when, a full run now gives the same answer the cadence left.
     const kept = await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=30d`);
     await server.database.db.transaction((tx) => rollUp(tx, server.clock.now()));

@@ -35,6 +35,8 @@ const LATE_MS = 120_000;
 const DAY_MS = 86_400_000;
 /** A rollup run longer than this is logged (every other job of the instance waited for it). */
 const SLOW_ROLLUP_MS = 10_000;
+/** A level whose last run took less than this (ms) runs every minute, whatever its cadence. */
+const CHEAP_LEVEL_MS = 500;
 /** Devices that serve clients over the air: the Status screen's "top APs". */
 export const AP_TYPES: readonly string[] = [
   DeviceType.AP,
@@ -204,12 +206,20 @@ async function firstStart(db: DbOrTx, spec: LevelSpec, now: Date): Promise<numbe
 export async function rollUp(
   db: DbOrTx,
   now: Date,
-  options: { cadence?: boolean } = {},
+  options: { cadence?: boolean; cheapMs?: number } = {},
 ): Promise<Record<StatsLevel, Date>> {
+  const cheapMs = options.cheapMs ?? CHEAP_LEVEL_MS;
   await db.execute(sql`select pg_advisory_xact_lock(hashtext('stats-rollup'))`);
-  const rows = (await db.execute<{ level: string; done_until: string | Date; ran_at: string | Date | null }>(
-    sql`select level, done_until, ran_at from stats_watermarks`,
-  )) as unknown as { rows: { level: string; done_until: string | Date; ran_at: string | Date | null }[] };
+  type Mark = {
+    level: string;
+    done_until: string | Date;
+    ran_at: string | Date | null;
+    took_ms: number | null;
+  };
+  const rows = (await db.execute<Mark>(
+    sql`select level, done_until, ran_at, took_ms from stats_watermarks`,
+  )) as unknown as { rows: Mark[] };
+  const took = new Map(rows.rows.map((r) => [r.level, r.took_ms]));
   const marks = new Map(rows.rows.map((r) => [r.level, new Date(r.done_until).getTime()]));
   const ran = new Map(
     rows.rows.map((r) => [r.level, r.ran_at === null ? null : new Date(r.ran_at).getTime()]),
@@ -222,8 +232,12 @@ export async function rollUp(
     const stored = marks.get(spec.level);
     // Not due: its watermark stays (the next level never goes past it). A small margin: the job's
     // slots are a minute apart, and a run a little early must not wait a whole cadence more.
+    // A level that took little last time (a small fleet) runs every time: its charts stay a
+    // minute fresh, and the first data of a new fleet shows at once.
+    const cheap = (took.get(spec.level) ?? Number.POSITIVE_INFINITY) < cheapMs;
     if (
       options.cadence &&
+      !cheap &&
       stored !== undefined &&
       last != null &&
       now.getTime() - last < spec.everyMs - ROLLUP_INTERVAL_MS / 2 &&
@@ -234,6 +248,7 @@ export async function rollUp(
       continue;
     }
     levelsRun.add(spec.level);
+    const began = performance.now();
     const start = stored ?? (await firstStart(db, spec, now));
     const end = Math.min(ceilTo(now.getTime() + 1, spec.seconds), start + spec.maxSpanMs);
     const params = [new Date(start).toISOString(), new Date(end).toISOString()];
@@ -243,9 +258,11 @@ export async function rollUp(
     if (spec.level !== '5m') await exec(db, projectDimRollupSql(spec.level), params);
     const mark = Math.max(start, floorTo(Math.min(sourceMark, end), spec.seconds));
     await db.execute(
-      sql`insert into stats_watermarks (level, done_until, ran_at)
-          values (${spec.level}, ${new Date(mark).toISOString()}::timestamptz, ${now.toISOString()}::timestamptz)
-          on conflict (level) do update set done_until = excluded.done_until, ran_at = excluded.ran_at`,
+      sql`insert into stats_watermarks (level, done_until, ran_at, took_ms)
+          values (${spec.level}, ${new Date(mark).toISOString()}::timestamptz, ${now.toISOString()}::timestamptz,
+                  ${Math.round(performance.now() - began)})
+          on conflict (level) do update set done_until = excluded.done_until, ran_at = excluded.ran_at,
+            took_ms = excluded.took_ms`,
     );
     out[spec.level] = new Date(mark);
     sourceMark = mark;

@@ -39,4 +39,6 @@ export const statsWatermarks = pgTable('stats_watermarks', {
   doneUntil: tstz('done_until').notNull(),
   /** When the rollup job last computed this level (its cadence, stats/rollup.ts). */
   ranAt: tstz('ran_at'),
+  /** How long that run of the level took (ms). */
+  tookMs: integer('took_ms'),
 });
