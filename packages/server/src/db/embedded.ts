@@ -19,7 +19,7 @@ export function settingFlags(text: string | undefined): string[] {
   for (const item of (text ?? '').split(',')) {
     const setting = item.trim();
     if (!setting) continue;
-    if (!/^[a-z_][a-z0-9_.]*=[^\s=]+$/i.test(setting))
+    if (!/^[a-z_][a-z0-9_.]*=[^\s=\p{Cc}]+$/iu.test(setting))
       throw new Error(`EMBEDDED_PG_SETTINGS: "${setting}" is not name=value`);
     flags.push('-c', setting);
   }
