@@ -43,7 +43,10 @@ export async function commitDeviceRevision(
   secrets: Secrets,
   input: NewDeviceRevision,
 ): Promise<{ before: DeviceRow; device: DeviceRow; revision: RevisionRow }> {
-  const [before] = await selectDevices(tx).where(eq(devices.sn, input.sn)).for('update', { of: devices });
+  // No key update: never changes an SN, so telemetry's foreign-key checks pass (gateway/ingest.ts lockDevices).
+  const [before] = await selectDevices(tx)
+    .where(eq(devices.sn, input.sn))
+    .for('no key update', { of: devices });
   if (!before) throw new AppError(Codes.DEVICE_DELETED);
   if (input.projectId !== undefined && before.projectId !== input.projectId) {
     throw new AppError(Codes.NOT_FOUND, 'The device is not in this project');
@@ -120,7 +123,7 @@ export async function commitDeviceRevisions(
   const locked = await selectDevices(tx)
     .where(inArray(devices.sn, sns))
     .orderBy(devices.sn)
-    .for('update', { of: devices });
+    .for('no key update', { of: devices });
   const bySn = new Map(locked.map((row) => [row.sn, row]));
   const counters = await tx
     .select({ sn: configRevisions.sn, last: max(configRevisions.revision) })

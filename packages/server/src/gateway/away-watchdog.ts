@@ -47,7 +47,8 @@ export function registerAwayWatchdog(
 ): void {
   runner.register(AWAY_WATCHDOG_JOB, async ({ tx, now, job }) => {
     const { sn } = job.payload as { sn: string };
-    const [row] = await selectDevices(tx).where(eq(devices.sn, sn)).for('update');
+    // No key update: as the ingest's lockDevices (a telemetry batch's foreign-key checks pass).
+    const [row] = await selectDevices(tx).where(eq(devices.sn, sn)).for('no key update');
     if (!row) return; // gone
     // Left for a restart and lost on the way (its last will): not back within the deadline either.
     if (isOfflineStatus(row.status)) {

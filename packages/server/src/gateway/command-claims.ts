@@ -62,7 +62,8 @@ export async function claimMany(
       .innerJoin(deviceState, eq(deviceState.sn, devices.sn))
       .where(inArray(devices.sn, sns))
       .orderBy(asc(devices.sn))
-      .for('update', { of: devices });
+      // No key update: never changes an SN, so telemetry's foreign-key checks pass (gateway/ingest.ts lockDevices).
+      .for('no key update', { of: devices });
     const bySn = new Map(found.map((d) => [d.sn, d]));
     const open = await tx
       .select({ sn: deviceCommands.sn })
@@ -150,7 +151,7 @@ export async function claimOne(
       .from(devices)
       .innerJoin(deviceState, eq(deviceState.sn, devices.sn))
       .where(eq(devices.sn, sn))
-      .for('update', { of: devices });
+      .for('no key update', { of: devices });
     if (onlyIf && !(device && onlyIf(device))) return { kind: 'skipped' as const };
     const base = {
       id,

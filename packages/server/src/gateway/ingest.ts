@@ -1008,11 +1008,18 @@ function reportedOf(h: Hello, now: Date) {
 /**
  * Locks the devices' rows, inventory and state, in SN order (so that batches and single writers
  * cannot deadlock) and answers them by SN. Writers that lock both take `devices` first.
+ * FOR NO KEY UPDATE, not FOR UPDATE: these writes never change an SN, and a telemetry batch that holds
+ * a device's state row inserts rows referencing the device (a new client, a first link row), whose
+ * foreign-key check takes KEY SHARE on the device row. FOR UPDATE conflicts with that, and the two
+ * deadlocked in a reconnect storm (test/device-lock-modes.test.ts).
  */
 async function lockDevices(db: DbOrTx, sns: string[]): Promise<Map<string, DeviceRow>> {
   const map = new Map<string, DeviceRow>();
   if (sns.length === 0) return map;
-  const rows = await selectDevices(db).where(inArray(devices.sn, sns)).orderBy(asc(devices.sn)).for('update');
+  const rows = await selectDevices(db)
+    .where(inArray(devices.sn, sns))
+    .orderBy(asc(devices.sn))
+    .for('no key update');
   for (const row of rows) map.set(row.sn, row);
   return map;
 }
