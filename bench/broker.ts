@@ -134,13 +134,17 @@ export function probeApi(
   const times = new Map(names.map((n) => [n, [] as number[]]));
   const errors = new Map(names.map((n) => [n, 0]));
   let running = true;
+  /** Calls over 250 ms, with when they started (to line up with the server's log). */
+  const slow: { name: string; at: string; ms: number }[] = [];
   const loops = Array.from({ length: workers }, async (_, w) => {
     for (let i = w; running; i++) {
       const name = names[i % names.length];
       const t = performance.now();
       try {
         await call('GET', paths[name]);
-        times.get(name)!.push(performance.now() - t);
+        const ms = performance.now() - t;
+        times.get(name)!.push(ms);
+        if (ms > 250) slow.push({ name, at: new Date(Date.now() - ms).toISOString(), ms: Math.round(ms) });
       } catch {
         errors.set(name, errors.get(name)! + 1);
       }
@@ -154,5 +158,6 @@ export function probeApi(
       await Promise.all(loops);
       return Object.fromEntries(names.map((n) => [n, latencyOf(times.get(n)!, errors.get(n)!)]));
     },
+    slowCalls: () => slow,
   };
 }

@@ -30,6 +30,8 @@
  *                      socket is destroyed at once. Measures the time until all N are online again
  *                      and the API latency during it
  *   --steady-s <s>     seconds of steady telemetry, API latency measured meanwhile (default 30)
+ *   --storm-window-s <s>  seconds from the drop during which the storm's API latency is measured
+ *                      (default 30, longer if the fleet takes longer to come back)
  *   --ramp <n>         devices started per second (default 1000)
  * The API probes (device list, Status, client list; 2 loops, a call every 250 ms each) run during
  * the steady state and the storm.
@@ -59,6 +61,7 @@ const LINK = opt('link', 'lean') as 'lean' | 'mqtt';
 const BULK = Math.min(N, Number(opt('bulk', String(Math.min(N, 10_000)))));
 const STORM = args.includes('--storm');
 const STEADY_S = Number(opt('steady-s', '30'));
+const STORM_WINDOW_S = Number(opt('storm-window-s', '30'));
 const RAMP = Number(opt('ramp', '1000'));
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -116,6 +119,8 @@ async function main() {
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF]
     : [];
+  // BENCH_SERVER_FLAGS="--trace-gc …": further Node.js flags for the server child.
+  profile.push(...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean));
   const broker = OWN_MOSQUITTO ? await ownMosquitto(await freePort(), N + 100) : null;
   const external = broker?.url ?? MQTT_URL;
   // On a shared broker: serial numbers and a subscription group of this run's own.
@@ -223,6 +228,7 @@ async function main() {
     const steadyProbe = probeApi(call, screens);
     await new Promise((r) => setTimeout(r, STEADY_S * 1000));
     const steadyApi = await steadyProbe.stop();
+    const steadySlowCalls = steadyProbe.slowCalls();
     const steady = sample();
 
     const t1 = Date.now();
@@ -253,7 +259,9 @@ async function main() {
       reconnected: number;
       allOnlineAgainMs: number;
       onlineAgain: number;
+      apiWindowS: number;
       api: Record<string, Latency>;
+      slowCalls: { name: string; at: string; ms: number }[];
       serverCpuSeconds: number;
       postgresCpuSeconds: number;
     } | null = null;
@@ -280,6 +288,10 @@ async function main() {
         await new Promise((r) => setTimeout(r, 500));
         count = await online();
       }
+      const onlineAgainMs = Date.now() - t2;
+      // The API is probed for a fixed window from the drop (the burst of hellos and states that
+      // follows the reconnection is what loads the server), not only until the count is back.
+      while (Date.now() - t2 < STORM_WINDOW_S * 1000) await new Promise((r) => setTimeout(r, 250));
       const after = sample();
       storm = {
         how: broker
@@ -287,9 +299,11 @@ async function main() {
           : 'every device socket destroyed at once',
         allReconnectedMs: reconnectedMs,
         reconnected: back,
-        allOnlineAgainMs: Date.now() - t2,
+        allOnlineAgainMs: onlineAgainMs,
         onlineAgain: count,
+        apiWindowS: Math.max(STORM_WINDOW_S, Math.ceil(onlineAgainMs / 1000)),
         api: await probe.stop(),
+        slowCalls: probe.slowCalls(),
         serverCpuSeconds: +(after.server.cpuSeconds - before.server.cpuSeconds).toFixed(1),
         postgresCpuSeconds: +(after.postgres.cpuSeconds - before.postgres.cpuSeconds).toFixed(1),
       };
@@ -320,6 +334,7 @@ async function main() {
       allOnlineAgainMs: backOnlineMs,
       onlineAgain: onlineAfterReboot,
       steadyApi,
+      steadySlowCalls,
       storm,
       cpuMsPerDevice: {
         connectServer: +(((afterOnline.server.cpuSeconds - idle.server.cpuSeconds) * 1000) / N).toFixed(2),
