@@ -1,16 +1,11 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { type SimulatedDevice, startDevice } from '@beacon/agent';
 import { upTopic } from '@beacon/protocol';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../src/db/embedded.ts';
 import { deviceRow, testSn, waitFor } from './devices.helpers.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
-import { listening } from './helpers/ports.ts';
+import { HAS_MOSQUITTO, startMosquitto, type TestMosquitto } from './helpers/mosquitto.ts';
 
 /**
  * The server takes every device's messages through one broker connection, so a broker's per-client
@@ -23,47 +18,19 @@ import { listening } from './helpers/ports.ts';
  * Skipped where no `mosquitto` binary is installed.
  */
 
-const HAS_MOSQUITTO = !spawnSync('mosquitto', ['-h']).error;
 const DEVICES = 15;
 /** Under a device's message burst (DEVICE_LIMITS.MESSAGE_BURST, 200): the server drops none itself. */
 const EACH = 150;
 
-/** The queue limits of the documented configuration (docs/protocol/mosquitto.md). */
-function documentedLimits(): string[] {
-  const page = fs.readFileSync(
-    path.resolve(import.meta.dirname, '../../../docs/protocol/mosquitto.md'),
-    'utf8',
-  );
-  const lines = page.split('\n').filter((l) => /^max_(inflight|queued)_messages \d+$/.test(l.trim()));
-  if (lines.length !== 2) throw new Error('docs/protocol/mosquitto.md: the two queue limits not found');
-  return lines.map((l) => l.trim());
-}
-
 let server: TestServer;
-let broker: ChildProcess | null = null;
-let port: number;
-let dir: string;
+let broker: TestMosquitto | null = null;
 const running: SimulatedDevice[] = [];
 
 describe.skipIf(!HAS_MOSQUITTO)('a burst through Mosquitto configured as documented', () => {
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'beacon-broker-burst-'));
-    port = await freePort();
-    fs.writeFileSync(
-      path.join(dir, 'mosquitto.conf'),
-      [
-        `listener ${port} 127.0.0.1`,
-        'allow_anonymous true',
-        'persistence false',
-        'log_type error',
-        ...documentedLimits(),
-        '',
-      ].join('\n'),
-    );
-    broker = spawn('mosquitto', ['-c', path.join(dir, 'mosquitto.conf')], { stdio: 'ignore' });
-    await waitFor(() => listening(port), 'mosquitto listening');
+    broker = await startMosquitto('broker-burst');
     server = await startTestServer({
-      MQTT_URL: `mqtt://127.0.0.1:${port}`,
+      MQTT_URL: broker.url,
       MQTT_SHARE_GROUP: `t${randomBytes(4).toString('hex')}`,
     });
   });
@@ -71,8 +38,7 @@ describe.skipIf(!HAS_MOSQUITTO)('a burst through Mosquitto configured as documen
   afterAll(async () => {
     await Promise.all(running.map((d) => d.kill().catch(() => {})));
     await server?.close();
-    broker?.kill('SIGKILL');
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    await broker?.close();
   });
 
   it('stores every one of 2,250 QoS 1 events that 15 devices send at once', async () => {
@@ -80,7 +46,7 @@ describe.skipIf(!HAS_MOSQUITTO)('a burst through Mosquitto configured as documen
     for (const sn of sns) {
       running.push(
         await startDevice({
-          url: `mqtt://127.0.0.1:${port}`,
+          url: broker!.url,
           sn,
           model: 'BA-W1200C',
           factoryKey: server.config.factoryKey,

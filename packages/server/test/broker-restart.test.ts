@@ -1,18 +1,13 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { type SimulatedDevice, startDevice } from '@beacon/agent';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../src/db/embedded.ts';
 import { deviceCommands } from '../src/db/schema.ts';
 import { SYSTEM_ACTOR } from '../src/gateway/commands.ts';
 import { deviceRow, insertProject, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount } from './helpers/accounts.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
-import { listening } from './helpers/ports.ts';
+import { HAS_MOSQUITTO, startMosquitto, type TestMosquitto } from './helpers/mosquitto.ts';
 
 /**
  * Issue 16, faults: the broker restarted. A Mosquitto of the test's own (the server as one more
@@ -24,39 +19,17 @@ import { listening } from './helpers/ports.ts';
  * Skipped where no `mosquitto` binary is installed.
  */
 
-const HAS_MOSQUITTO = !spawnSync('mosquitto', ['-h']).error;
 const DEVICES = 12;
 
 let server: TestServer;
-let broker: ChildProcess | null = null;
-let port: number;
-let dir: string;
+let broker: TestMosquitto | null = null;
 const running: SimulatedDevice[] = [];
-
-async function startBroker(): Promise<void> {
-  broker = spawn('mosquitto', ['-c', path.join(dir, 'mosquitto.conf')], { stdio: 'ignore' });
-  await waitFor(() => listening(port), 'mosquitto listening');
-}
-
-async function killBroker(): Promise<void> {
-  const b = broker;
-  if (!b || b.exitCode !== null) return;
-  const exited = new Promise((r) => b.once('exit', r));
-  b.kill('SIGKILL');
-  await exited;
-}
 
 describe.skipIf(!HAS_MOSQUITTO)('the broker restarted (Mosquitto killed and started again)', () => {
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'beacon-broker-restart-'));
-    port = await freePort();
-    fs.writeFileSync(
-      path.join(dir, 'mosquitto.conf'),
-      `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_type error\n`,
-    );
-    await startBroker();
+    broker = await startMosquitto('broker-restart');
     server = await startTestServer({
-      MQTT_URL: `mqtt://127.0.0.1:${port}`,
+      MQTT_URL: broker.url,
       MQTT_SHARE_GROUP: `t${randomBytes(4).toString('hex')}`,
       COMMAND_TIMEOUT_MS: '4000',
     });
@@ -65,8 +38,7 @@ describe.skipIf(!HAS_MOSQUITTO)('the broker restarted (Mosquitto killed and star
   afterAll(async () => {
     await Promise.all(running.map((d) => d.kill().catch(() => {})));
     await server?.close();
-    await killBroker();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    await broker?.close();
   });
 
   it('devices come back, a command and a configuration sent meanwhile end once, every device answers after', async () => {
@@ -79,7 +51,7 @@ describe.skipIf(!HAS_MOSQUITTO)('the broker restarted (Mosquitto killed and star
       ).toBe(0);
       running.push(
         await startDevice({
-          url: `mqtt://127.0.0.1:${port}`,
+          url: broker!.url,
           sn,
           model: 'BA-W1200C',
           factoryKey: server.config.factoryKey,
@@ -100,7 +72,7 @@ describe.skipIf(!HAS_MOSQUITTO)('the broker restarted (Mosquitto killed and star
     await waitFor(allOnline, 'every device online', 20_000);
     const connections = running.map((d) => d.link.connections);
 
-    await killBroker();
+    await broker!.kill();
     await waitFor(() => running.every((d) => !d.connected), 'every device sees the broker gone', 20_000);
     // Sent while the broker is away: it cannot reach the device, and it must still end.
     const during = server.gateway.commands.send(sns[0], 'locate', { seconds: 1 }, SYSTEM_ACTOR);
@@ -115,7 +87,7 @@ describe.skipIf(!HAS_MOSQUITTO)('the broker restarted (Mosquitto killed and star
       ),
     );
     const revisions = (await Promise.all(saves)).map((s) => s.revision);
-    await startBroker();
+    await broker!.start();
 
     const outcome = await during;
     expect(outcome.state).not.toBe('sent');

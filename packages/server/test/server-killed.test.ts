@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,7 +13,7 @@ import { deviceCommands, deviceEvents, devices } from '../src/db/schema.ts';
 import { deviceRow, insertProject, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
 import { createDatabase, HttpClient, TestClock, type TestServer } from './helpers/harness.ts';
-import { listening } from './helpers/ports.ts';
+import { HAS_MOSQUITTO, startMosquitto, type TestMosquitto } from './helpers/mosquitto.ts';
 import { ServerProcess } from './helpers/server-process.ts';
 
 /**
@@ -25,12 +24,11 @@ import { ServerProcess } from './helpers/server-process.ts';
  * Mosquitto) outlive the server, as they do in production. Skipped where neither exists.
  */
 
-const HAS_MOSQUITTO = !spawnSync('mosquitto', ['-h']).error;
 const EXTERNAL = process.env.MQTT_URL;
 const FACTORY_KEY = 'server-killed-factory-key';
 
 let dir: string;
-let broker: ChildProcess | null = null;
+let broker: TestMosquitto | null = null;
 let mqttUrl: string;
 let databaseUrl: string;
 let database: Database;
@@ -60,14 +58,8 @@ describe.skipIf(!EXTERNAL && !HAS_MOSQUITTO)('the server process killed or stopp
     fs.chmodSync(dir, 0o755);
     if (EXTERNAL) mqttUrl = EXTERNAL;
     else {
-      const port = await freePort();
-      fs.writeFileSync(
-        path.join(dir, 'mosquitto.conf'),
-        `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_type error\n`,
-      );
-      broker = spawn('mosquitto', ['-c', path.join(dir, 'mosquitto.conf')], { stdio: 'ignore' });
-      await waitFor(() => listening(port), 'mosquitto listening');
-      mqttUrl = `mqtt://127.0.0.1:${port}`;
+      broker = await startMosquitto('server-killed-broker');
+      mqttUrl = broker.url;
     }
     // A database of its own on the test run's PostgreSQL: it outlives the server process.
     databaseUrl = await createDatabase(inject('adminDatabaseUrl'), 'beacon_k');
@@ -106,7 +98,7 @@ describe.skipIf(!EXTERNAL && !HAS_MOSQUITTO)('the server process killed or stopp
     for (const s of servers) s.kill();
     await Promise.all(servers.map((s) => s.exited));
     await database?.close();
-    if (broker && broker.exitCode === null) broker.kill('SIGKILL');
+    await broker?.close();
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
