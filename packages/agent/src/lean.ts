@@ -1,6 +1,7 @@
 import net from 'node:net';
 import {
   type DeviceTopics,
+  DOWN_SUBSCRIBE_QOS,
   deviceTopics,
   lastWillPayload,
   type TunnelResponse,
@@ -250,9 +251,9 @@ export class LeanMqttLink {
             (Packet.SUBSCRIBE << 4) | 2,
             Buffer.from([id >> 8, id & 0xff]),
             str(this.topics.cmd),
-            Buffer.from([1]),
+            Buffer.from([DOWN_SUBSCRIBE_QOS]),
             str(tunnelDownTopic(this.o.sn)),
-            Buffer.from([1]),
+            Buffer.from([DOWN_SUBSCRIBE_QOS]),
           ),
         );
         return;

@@ -1,5 +1,6 @@
 import {
   type DeviceTopics,
+  DOWN_SUBSCRIBE_QOS,
   deviceTopics,
   lastWillPayload,
   type TunnelResponse,
@@ -86,7 +87,7 @@ export class MqttLink implements Link {
     this.client = client;
     client.on('connect', () => {
       if (client !== this.client) return;
-      client.subscribe([this.topics.cmd, tunnelDownTopic(this.o.sn)], { qos: 1 }, (err) => {
+      client.subscribe([this.topics.cmd, tunnelDownTopic(this.o.sn)], { qos: DOWN_SUBSCRIBE_QOS }, (err) => {
         if (err || client !== this.client) {
           if (err) this.o.log(`subscribe failed: ${err.message}`);
           client.end(true);

@@ -163,6 +163,13 @@ afterAll(async () => {
 }, 90_000);
 
 describe(`NATS broker kind: a 3-node cluster, two instances${SKIP_REASON}`, () => {
+  it.skipIf(!BINARY)('holds no stored consumer per device: devices subscribe with QoS 0', async () => {
+    // Every device is connected and subscribed (beforeAll waited for it); a QoS 1 subscription
+    // would be a JetStream consumer on nats-server's $MQTT_msgs stream (decision 0073).
+    expect(devices.every((d) => d.connected)).toBe(true);
+    expect(await cluster.consumerCount('$MQTT_msgs')).toBe(0);
+  });
+
   it.skipIf(!BINARY)('keeps a device under its own dev/{sn}/ on the cluster', async () => {
     // The stranger logs in with its own secret and tries another device's topics.
     const { DEV_FACTORY_KEY, deriveDeviceSecret } = await import('@beacon/protocol');

@@ -10,7 +10,7 @@ import {
   telemetrySchema,
 } from './messages.ts';
 import { tunnelRequestSchema, tunnelResponseSchema } from './remote.ts';
-import { DOWN_PUBLISH_OPTIONS, UP_PUBLISH_OPTIONS, type UpKind } from './topics.ts';
+import { DOWN_PUBLISH_OPTIONS, DOWN_SUBSCRIBE_QOS, UP_PUBLISH_OPTIONS, type UpKind } from './topics.ts';
 
 /**
  * Every message of the device protocol by the name docs/protocol/asyncapi.yaml gives it. The AsyncAPI
@@ -217,11 +217,11 @@ export function buildAsyncApi(version = '1.0.0'): Record<string, unknown> {
   operations.receiveCommand = {
     action: 'receive',
     channel: ref('#/channels/cmd'),
-    summary: 'The device subscribes to dev/{sn}/down/cmd and answers each command on dev/{sn}/up/reply.',
+    summary: `The device subscribes to dev/{sn}/down/cmd with QoS ${DOWN_SUBSCRIBE_QOS} (the server publishes with QoS ${DOWN_PUBLISH_OPTIONS.qos}; the broker delivers at the subscription's) and answers each command on dev/{sn}/up/reply.`,
     messages: COMMAND_NAMES.map((n) => ref(`#/channels/cmd/messages/${commandMessageName(n)}`)),
     reply: { channel: ref('#/channels/reply'), messages: [ref('#/channels/reply/messages/reply')] },
     bindings: {
-      mqtt: { qos: DOWN_PUBLISH_OPTIONS.qos, retain: DOWN_PUBLISH_OPTIONS.retain, bindingVersion: '0.2.0' },
+      mqtt: { qos: DOWN_SUBSCRIBE_QOS, retain: DOWN_PUBLISH_OPTIONS.retain, bindingVersion: '0.2.0' },
     },
   };
 
@@ -262,13 +262,13 @@ export function buildAsyncApi(version = '1.0.0'): Record<string, unknown> {
   operations.receiveTunnelRequest = {
     action: 'receive',
     channel: ref('#/channels/httpRequest'),
-    summary: 'The device subscribes to dev/{sn}/down/http (with dev/{sn}/down/cmd).',
+    summary: `The device subscribes to dev/{sn}/down/http with QoS ${DOWN_SUBSCRIBE_QOS} (with dev/{sn}/down/cmd).`,
     messages: [ref('#/channels/httpRequest/messages/tunnelRequest')],
     reply: {
       channel: ref('#/channels/httpAnswer'),
       messages: [ref('#/channels/httpAnswer/messages/tunnelResponse')],
     },
-    bindings: { mqtt: { qos: 1, retain: false, bindingVersion: '0.2.0' } },
+    bindings: { mqtt: { qos: DOWN_SUBSCRIBE_QOS, retain: false, bindingVersion: '0.2.0' } },
   };
   operations.sendTunnelResponse = {
     action: 'send',

@@ -125,3 +125,12 @@ export const UP_PUBLISH_OPTIONS: Readonly<Record<UpKind, { qos: 0 | 1; retain: b
 };
 /** Commands go down with QoS 1; a device answers a repeated id with the reply it already gave. */
 export const DOWN_PUBLISH_OPTIONS = { qos: 1, retain: false } as const;
+/**
+ * A device subscribes to its down topics (commands, tunnel requests) with QoS 0, so the broker
+ * delivers them at QoS 0 (docs/decisions/0073). With a clean session QoS 1 adds no redelivery: what a
+ * dropped connection loses is lost either way, and the command protocol has its own rule (one reply
+ * per id, the server's timeout at `expiresAt`). QoS 1 did cost: a PUBACK per command, and on NATS a
+ * JetStream consumer per subscription, made again on every connection (15 times the broker's CPU
+ * and 4.5 times its memory per device connected, bench/RESULTS.md).
+ */
+export const DOWN_SUBSCRIBE_QOS = 0;

@@ -204,6 +204,17 @@ export class NatsCluster {
     }
   }
 
+  /** How many consumers a stream has (nats-server makes one on `$MQTT_msgs` per QoS 1 MQTT subscription). */
+  async consumerCount(stream: string): Promise<number> {
+    const nc = await connect({ servers: this.natsUrls, user: this.server.user, pass: this.server.password });
+    try {
+      const jsm = await nc.jetstreamManager();
+      return (await jsm.streams.info(stream)).state.consumer_count;
+    } finally {
+      await nc.close();
+    }
+  }
+
   /** Messages of a consumer not delivered yet, delivered but not acknowledged, and delivered again. */
   async consumerBacklog(
     stream: string,
