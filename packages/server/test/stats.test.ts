@@ -4,6 +4,7 @@ import {
   type ProjectStatsView,
   STATS_RANGE_MS,
   STATS_RANGES,
+  STATS_SSID_SERIES_MAX,
   type StatsRange,
   type StatusSummaryView,
   type Telemetry,
@@ -513,6 +514,34 @@ describe('aggregates per range', () => {
     const twelve = await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=12h`);
     expect(twelve.points.every((p) => p.cpu === null)).toBe(true);
     expect(twelve.top.traffic).toEqual([]);
+  });
+
+  it('answers at most 38 SSID series, those with the most clients, and counts the others', async () => {
+    // A new project of unconfigured APs: a factory SSID each (here 45, on the project's daily rollup).
+    const many = await insertProject(server, owner.id);
+    const day = Math.floor(server.clock.now().getTime() / 86_400_000) * 86_400_000;
+    const keys = Array.from(
+      { length: STATS_SSID_SERIES_MAX + 7 },
+      (_, i) => `Beacon-${String(i).padStart(4, '0')}`,
+    );
+    for (const [i, key] of keys.entries()) {
+      for (const d of [1, 2]) {
+        await server.database.pool.query(
+          `insert into stats_project_dim_1d (bucket, project_id, kind, key, clients, rx_bytes, tx_bytes)
+           values ($1, $2, 'ssid', $3, $4, 0, 0)`,
+          [new Date(day - d * 86_400_000), many, key, i],
+        );
+      }
+    }
+    const chart = await get<ProjectStatsView>(`/projects/${many}/stats/devices?range=30d`);
+    expect(chart.ssids).toHaveLength(STATS_SSID_SERIES_MAX);
+    expect(chart.ssidsOmitted).toBe(7);
+    // The seven with the fewest clients (0 to 6) are the ones left out.
+    expect(chart.ssids.map((x) => x.key).sort()).toEqual(keys.slice(7));
+    // A project with fewer keeps them all.
+    expect((await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=30d`)).ssidsOmitted).toBe(
+      0,
+    );
   });
 
   it('answers 410 for a device of another project and 16 for an unknown range', async () => {

@@ -35,6 +35,13 @@ export const STATS_RANGE_LEVEL: Record<StatsRange, { level: '5m' | '1h'; bucketM
 
 /** Top lists are at most this long (SPEC.md §9 top 10; the status screen shows the first 5). */
 export const STATS_TOP = 10;
+/**
+ * The most SSID series a project chart answers: as many Wi-Fi networks as a project can have
+ * (SPEC.md §5: 7 all-device, 30 specified-device, 1 guest). Unconfigured APs each broadcast a factory
+ * SSID of their own, so a new project of thousands of APs has thousands of SSIDs; the series with
+ * the most clients over the range are kept, the others counted in `ssidsOmitted`.
+ */
+export const STATS_SSID_SERIES_MAX = 38;
 
 export const StatsQuery = z.object({ range: StatsRangeSchema.default('24h') });
 export type StatsQuery = z.infer<typeof StatsQuery>;
@@ -120,7 +127,10 @@ export const ProjectStatsView = z.object({
   /** Clients per band and per SSID over the range, in buckets of `seriesBucketSeconds` (1 h up to 72 h, 1 day beyond). */
   seriesBucketSeconds: z.number().int(),
   bands: z.array(NamedSeries),
+  /** At most STATS_SSID_SERIES_MAX: the SSIDs with the most clients over the range. */
   ssids: z.array(NamedSeries),
+  /** SSIDs of the range not in `ssids` (beyond STATS_SSID_SERIES_MAX). */
+  ssidsOmitted: z.number().int(),
 });
 export type ProjectStatsView = z.infer<typeof ProjectStatsView>;
 

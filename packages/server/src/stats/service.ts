@@ -7,6 +7,7 @@ import {
   parseOrThrow,
   STATS_RANGE_LEVEL,
   STATS_RANGE_MS,
+  STATS_SSID_SERIES_MAX,
   STATS_TOP,
   type StatsPoint,
   StatsQuery,
@@ -261,11 +262,27 @@ export async function statusSummary(
 }
 
 /** Series per key of a dimension (radio bands, SSIDs, ports) from rows of (bucket, key, clients, rx, tx). */
-function seriesOf(
-  list: { bucket: string | Date; key: string; clients: unknown; rx: unknown; tx: unknown }[],
-  buckets: number[],
-  w: { bucketMs: number; now: number },
-): NamedSeries[] {
+type SeriesRow = { bucket: string | Date; key: string; clients: unknown; rx: unknown; tx: unknown };
+
+/**
+ * The `max` keys with the most clients over the rows (ties by key), and how many were left out:
+ * a new project of thousands of unconfigured APs has a factory SSID per AP, and a series each
+ * made the chart's answer grow with the fleet (0.7–1.3 s at 10,000 APs, bench/RESULTS.md).
+ */
+function keepTopKeys(list: SeriesRow[], max: number): { kept: SeriesRow[]; omitted: number } {
+  const clients = new Map<string, number>();
+  for (const r of list) clients.set(r.key, (clients.get(r.key) ?? 0) + (num(r.clients) ?? 0));
+  if (clients.size <= max) return { kept: list, omitted: 0 };
+  const keep = new Set(
+    [...clients]
+      .sort(([ka, a], [kb, b]) => b - a || (ka < kb ? -1 : ka > kb ? 1 : 0))
+      .slice(0, max)
+      .map(([k]) => k),
+  );
+  return { kept: list.filter((r) => keep.has(r.key)), omitted: clients.size - max };
+}
+
+function seriesOf(list: SeriesRow[], buckets: number[], w: { bucketMs: number; now: number }): NamedSeries[] {
   const byKey = new Map<string, Map<number, (typeof list)[number]>>();
   for (const r of list) {
     const m = byKey.get(r.key) ?? new Map<number, (typeof list)[number]>();
@@ -337,6 +354,10 @@ export async function projectStats(
   ]);
   const dimBuckets = bucketsOf(w.topStart, w.now, topMs);
   const dw = { bucketMs: topMs, now: w.now };
+  const ssids = keepTopKeys(
+    dims.filter((d) => d.kind === 'ssid'),
+    STATS_SSID_SERIES_MAX,
+  );
   return {
     range: w.range,
     from: iso(w.from),
@@ -355,11 +376,8 @@ export async function projectStats(
       dimBuckets,
       dw,
     ),
-    ssids: seriesOf(
-      dims.filter((d) => d.kind === 'ssid'),
-      dimBuckets,
-      dw,
-    ),
+    ssids: seriesOf(ssids.kept, dimBuckets, dw),
+    ssidsOmitted: ssids.omitted,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { NamedSeries, StatsPoint, StatsRange } from '@beacon/protocol';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Alert, Card, Col, Empty, Row, Select, Space, Tabs } from 'antd';
+import { Alert, Card, Col, Empty, Row, Select, Space, Tabs, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NoProject } from '../../components/NoProject.tsx';
@@ -100,6 +100,14 @@ export function DeviceDataPage() {
               zone={zone}
               metric="clients"
               testId="stats-ssids"
+              note={
+                project.data.ssidsOmitted > 0
+                  ? t('stats.ssidsOmitted', {
+                      count: project.data.ssidsOmitted,
+                      shown: project.data.ssids.length,
+                    })
+                  : undefined
+              }
             />
           </Col>
           <Col span={24}>
@@ -252,6 +260,7 @@ function SeriesCard({
   testId,
   bucketSeconds,
   zone,
+  note,
 }: {
   title: string;
   series: NamedSeries[];
@@ -259,6 +268,8 @@ function SeriesCard({
   testId?: string;
   bucketSeconds: number;
   zone?: string;
+  /** Shown under the chart (series left out). */
+  note?: string;
 }) {
   const { t } = useTranslation();
   const labels = useMemo(
@@ -289,6 +300,7 @@ function SeriesCard({
       ) : (
         <Empty description={t('stats.noData')} />
       )}
+      {note ? <Typography.Text type="secondary">{note}</Typography.Text> : null}
     </Card>
   );
 }
