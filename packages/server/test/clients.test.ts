@@ -5,6 +5,7 @@ import {
   type ClientStatsView,
   deriveDeviceSecret,
   type ForceOfflineView,
+  STATS_SSID_SERIES_MAX,
   upTopic,
 } from '@beacon/protocol';
 import { eq, sql } from 'drizzle-orm';
@@ -238,6 +239,30 @@ describe('online clients', () => {
       expect(r.body.code).toBe(0);
       expect(r.body.data.total.length).toBeGreaterThan(50);
     }
+  });
+
+  it('answers at most 38 SSID series over time, those with the most clients, and counts the others', async () => {
+    // A project of unconfigured APs: a factory SSID each (45 here, sampled once by the upkeep).
+    const many = await insertProject(server, owner.id);
+    const at = new Date(Math.floor(server.clock.now().getTime() / 300_000) * 300_000 - 600_000);
+    const keys = Array.from(
+      { length: STATS_SSID_SERIES_MAX + 7 },
+      (_, i) => `Beacon-${String(i).padStart(4, '0')}`,
+    );
+    for (const [i, key] of keys.entries()) {
+      await server.database.pool.query(
+        `insert into client_counts (project_id, at, band, ssid, clients) values ($1, $2, '5G', $3, $4)`,
+        [many, at, key, i],
+      );
+    }
+    const res = await owner.client.get<ClientStatsView>(`/projects/${many}/clients/stats?range=12h&days=1`);
+    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    expect(res.body.data.bySsid).toHaveLength(STATS_SSID_SERIES_MAX);
+    expect(res.body.data.bySsidOmitted).toBe(7);
+    expect(res.body.data.bySsid.map((x) => x.key)).toEqual(keys.slice(7));
+    // The total still counts every client.
+    const total = res.body.data.total.find(([t]) => t === at.getTime())?.[1];
+    expect(total).toBe(keys.reduce((a, _, i) => a + i, 0));
   });
 
   it('force offline takes the client off the device and out of the list', async () => {

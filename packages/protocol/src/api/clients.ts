@@ -139,7 +139,10 @@ export const ClientStatsView = z.object({
   bucketSeconds: z.number().int(),
   total: z.array(z.tuple([z.number(), z.number()])),
   byBand: z.array(Series),
+  /** At most STATS_SSID_SERIES_MAX (api/stats.ts): the SSIDs with the most clients over the range. */
   bySsid: z.array(Series),
+  /** SSIDs of the range not in `bySsid`. */
+  bySsidOmitted: z.number().int(),
   /** Distinct clients seen in the latest `days` days, by band, SSID and client type. */
   days: z.number().int(),
   pies: z.object({ band: z.array(Slice), ssid: z.array(Slice), kind: z.array(Slice) }),

@@ -18,6 +18,7 @@ import {
   ManagementMode,
   modelInfo,
   parseOrThrow,
+  STATS_SSID_SERIES_MAX,
 } from '@beacon/protocol';
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -350,11 +351,24 @@ export async function clientStats(
     // Every bucket of the range is a point (0 when no client was sampled in it).
     const times: number[] = [];
     for (let t = from; t < to; t += bucket) times.push(t);
-    return [...byKey]
+    // A project of unconfigured APs has a factory SSID per AP: the series with the most clients are
+    // kept (as on the Device data chart), so the answer does not grow with the fleet.
+    const sum = (m: Map<number, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+    const kept =
+      byKey.size <= STATS_SSID_SERIES_MAX
+        ? [...byKey]
+        : [...byKey]
+            .map(([k, m]) => [k, m, sum(m)] as const)
+            .sort(([ka, , a], [kb, , b]) => b - a || (ka < kb ? -1 : ka > kb ? 1 : 0))
+            .slice(0, STATS_SSID_SERIES_MAX)
+            .map(([k, m]) => [k, m] as const);
+    const series = kept
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([key, m]) => ({ key, points: times.map((t) => [t, m.get(t) ?? 0] as [number, number]) }));
+    return { series, omitted: byKey.size - kept.length };
   };
-  const [byBand, bySsid, total] = await Promise.all([seriesBy('band'), seriesBy('ssid'), seriesBy('total')]);
+  const [bands, ssids, totals] = await Promise.all([seriesBy('band'), seriesBy('ssid'), seriesBy('total')]);
+  const [byBand, bySsid, total] = [bands.series, ssids.series, totals.series];
   const since = new Date(nowDate.getTime() - q.days * 86_400_000).toISOString();
   const pie = async (column: 'band' | 'ssid' | 'kind') => {
     const col = sql.raw(column);
@@ -378,6 +392,7 @@ export async function clientStats(
     total: totalSeries.length ? totalSeries : (await seriesTimes(from, to, bucket)).map((t) => [t, 0]),
     byBand,
     bySsid,
+    bySsidOmitted: ssids.omitted,
     days: q.days,
     pies: { band, ssid, kind },
     online,

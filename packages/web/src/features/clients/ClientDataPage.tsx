@@ -1,6 +1,19 @@
 import { CLIENT_STAT_RANGES, type ClientStatRange, type ClientStatsView } from '@beacon/protocol';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Badge, Card, Col, Empty, Radio, Row, Select, Skeleton, Space, Statistic, Tooltip } from 'antd';
+import {
+  Badge,
+  Card,
+  Col,
+  Empty,
+  Radio,
+  Row,
+  Select,
+  Skeleton,
+  Space,
+  Statistic,
+  Tooltip,
+  Typography,
+} from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NoProject } from '../../components/NoProject.tsx';
@@ -112,7 +125,13 @@ export function ClientDataPage() {
   const hasSeries = Boolean(data?.byBand.length);
   const hasPies = Boolean(data?.pies.kind.length);
 
-  const chartCard = (title: string, option: EChartOption | undefined, testId: string, show: boolean) => (
+  const chartCard = (
+    title: string,
+    option: EChartOption | undefined,
+    testId: string,
+    show: boolean,
+    note?: string,
+  ) => (
     <Card title={title} size="small">
       {!data ? (
         <Skeleton active />
@@ -121,6 +140,7 @@ export function ClientDataPage() {
       ) : (
         <Empty description={t('clients.stats.noData')} data-testid={`${testId}-empty`} />
       )}
+      {note ? <Typography.Text type="secondary">{note}</Typography.Text> : null}
     </Card>
   );
 
@@ -175,7 +195,15 @@ export function ClientDataPage() {
           {chartCard(t('clients.stats.byBand'), options?.band, 'chart-band', hasSeries)}
         </Col>
         <Col xs={24} lg={12}>
-          {chartCard(t('clients.stats.bySsid'), options?.ssid, 'chart-ssid', hasSeries)}
+          {chartCard(
+            t('clients.stats.bySsid'),
+            options?.ssid,
+            'chart-ssid',
+            hasSeries,
+            data && data.bySsidOmitted > 0
+              ? t('stats.ssidsOmitted', { count: data.bySsidOmitted, shown: data.bySsid.length })
+              : undefined,
+          )}
         </Col>
         <Col xs={24} md={8}>
           {chartCard(t('clients.stats.pieBand'), options?.pieBand, 'pie-band', hasPies)}
