@@ -25,6 +25,8 @@ declare module 'vitest' {
     factoryKey: string;
     /** The in-process OpenID provider that every social sign-in slot of the server uses. */
     idpUrl: string;
+    /** The server's database: a test that seeds history no device could report in its time. */
+    databaseUrl: string;
   }
 }
 
@@ -114,6 +116,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   cleanups.unshift(() => pool.stop());
   // The page's Origin is the host it was loaded from, which the Origin check accepts.
   project.provide('baseUrl', publicUrl);
+  project.provide('databaseUrl', databaseUrl);
   return async () => {
     await cleanups[0]?.();
     await server.close();
