@@ -21,7 +21,9 @@ async function seed(projectId: number): Promise<void> {
   try {
     const now = Date.now();
     const day = Math.floor(now / 86_400_000) * 86_400_000;
-    const slot = Math.floor(now / 300_000) * 300_000 - 600_000;
+    // A sample 10 minutes ago, but not before today (client_counts has a partition per day, and a
+    // fresh database only today's).
+    const slot = Math.max(day, Math.floor(now / 300_000) * 300_000 - 600_000);
     for (let i = 0; i < SSIDS; i++) {
       const key = `Beacon-${String(i).padStart(4, '0')}`;
       await db.query(

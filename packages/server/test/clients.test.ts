@@ -244,7 +244,11 @@ describe('online clients', () => {
   it('answers at most 38 SSID series over time, those with the most clients, and counts the others', async () => {
     // A project of unconfigured APs: a factory SSID each (45 here, sampled once by the upkeep).
     const many = await insertProject(server, owner.id);
-    const at = new Date(Math.floor(server.clock.now().getTime() / 300_000) * 300_000 - 600_000);
+    // A sample 10 minutes ago, but not before today (client_counts has a partition per day).
+    const now = server.clock.now().getTime();
+    const at = new Date(
+      Math.max(Math.floor(now / 86_400_000) * 86_400_000, Math.floor(now / 300_000) * 300_000 - 600_000),
+    );
     const keys = Array.from(
       { length: STATS_SSID_SERIES_MAX + 7 },
       (_, i) => `Beacon-${String(i).padStart(4, '0')}`,
