@@ -3,16 +3,14 @@ import {
   type BlacklistView,
   type ClientPage,
   type ClientStatsView,
-  deriveDeviceSecret,
   type ForceOfflineView,
   STATS_SSID_SERIES_MAX,
   upTopic,
 } from '@beacon/protocol';
 import { eq, sql } from 'drizzle-orm';
-import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices } from '../src/db/schema.ts';
-import { insertProject, testSn, waitFor } from './devices.helpers.ts';
+import { insertProject, rawDeviceClient, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
 
@@ -70,12 +68,7 @@ async function keptCountMatches(): Promise<number> {
 
 /** A device as raw MQTT: its hello, then telemetry the test writes (no client world of its own). */
 async function rawDevice(id: string) {
-  const c = await mqtt.connectAsync(server.gateway.brokerUrl, {
-    clientId: id,
-    username: id,
-    password: await deriveDeviceSecret(server.config.factoryKey, id),
-    reconnectPeriod: 0,
-  });
+  const c = await rawDeviceClient(server, id);
   const hello = {
     sn: id,
     model: 'BA-W1200C',
@@ -392,12 +385,7 @@ describe('online clients', () => {
 
   it('takes a hostile list (a MAC twice in any case, 1000 entries) as one row per client, and a roam moves it', async () => {
     const raw = async (id: string) => {
-      const c = await mqtt.connectAsync(server.gateway.brokerUrl, {
-        clientId: id,
-        username: id,
-        password: await deriveDeviceSecret(server.config.factoryKey, id),
-        reconnectPeriod: 0,
-      });
+      const c = await rawDeviceClient(server, id);
       const hello = {
         sn: id,
         model: 'BA-W1200C',

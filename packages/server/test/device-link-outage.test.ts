@@ -1,11 +1,10 @@
 import type { SimulatedDevice } from '@beacon/agent';
-import { deriveDeviceSecret, upTopic } from '@beacon/protocol';
+import { upTopic } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
-import mqtt from 'mqtt';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deviceEvents } from '../src/db/schema.ts';
-import { deviceRow, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
+import { deviceRow, rawDeviceClient, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
 
 /**
@@ -90,12 +89,7 @@ describe('device messages during a database outage', () => {
 
   it('writes the newest telemetry that arrived during the outage', async () => {
     const sn = testSn('T');
-    const c = await mqtt.connectAsync(server.gateway.brokerUrl, {
-      clientId: sn,
-      username: sn,
-      password: await deriveDeviceSecret(server.config.factoryKey, sn),
-      reconnectPeriod: 0,
-    });
+    const c = await rawDeviceClient(server, sn);
     try {
       const hello = {
         sn,

@@ -1,7 +1,7 @@
-import { DeviceStatus, deriveDeviceSecret, upTopic } from '@beacon/protocol';
-import mqtt from 'mqtt';
+import { DeviceStatus, upTopic } from '@beacon/protocol';
+import type mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { deviceRow, testSn, waitFor } from './devices.helpers.ts';
+import { deviceRow, rawDeviceClient, testSn, waitFor } from './devices.helpers.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
 
 /**
@@ -28,12 +28,7 @@ afterAll(async () => {
 describe('device row locks', () => {
   it('a state write does not block a row that references the device (no deadlock with telemetry)', async () => {
     const sn = testSn('K');
-    const c = await mqtt.connectAsync(server.gateway.brokerUrl, {
-      clientId: sn,
-      username: sn,
-      password: await deriveDeviceSecret(server.config.factoryKey, sn),
-      reconnectPeriod: 0,
-    });
+    const c = await rawDeviceClient(server, sn);
     clients.push(c);
     const t0 = Date.now();
     const hello = {

@@ -1,9 +1,9 @@
-import { DEVICE_LIMITS, DeviceStatus, deriveDeviceSecret, upTopic } from '@beacon/protocol';
+import { DEVICE_LIMITS, DeviceStatus, upTopic } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
-import mqtt from 'mqtt';
+import type mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceEvents } from '../src/db/schema.ts';
-import { deviceRow, testSn, waitFor } from './devices.helpers.ts';
+import { deviceRow, rawDeviceClient, testSn, waitFor } from './devices.helpers.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
 
 /**
@@ -26,12 +26,7 @@ afterAll(async () => {
 });
 
 async function deviceClient(sn: string): Promise<mqtt.MqttClient> {
-  const c = await mqtt.connectAsync(server.gateway.brokerUrl, {
-    clientId: sn,
-    username: sn,
-    password: await deriveDeviceSecret(server.config.factoryKey, sn),
-    reconnectPeriod: 0,
-  });
+  const c = await rawDeviceClient(server, sn);
   clients.push(c);
   return c;
 }

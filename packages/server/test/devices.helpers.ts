@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { type SimulatedDevice, startDevice } from '@beacon/agent';
-import type { LiveEvent } from '@beacon/protocol';
+import { deriveDeviceSecret, type LiveEvent } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
+import mqtt from 'mqtt';
 import type pg from 'pg';
 import type { Database } from '../src/db/client.ts';
 import { deviceState, devices, projects } from '../src/db/schema.ts';
@@ -56,6 +57,16 @@ export interface StartOptions {
   firmware?: string;
   /** The public key it checks firmware signatures with (default the development key). */
   firmwareKey?: string;
+}
+
+/** A device as a bare MQTT client with its own credentials (the test writes every message itself). */
+export async function rawDeviceClient(server: TestServer, sn: string): Promise<mqtt.MqttClient> {
+  return mqtt.connectAsync(server.gateway.brokerUrl, {
+    clientId: sn,
+    username: sn,
+    password: await deriveDeviceSecret(server.config.factoryKey, sn),
+    reconnectPeriod: 0,
+  });
 }
 
 /** Starts a simulated device against the test server's broker (fast reconnects, quick telemetry). */
