@@ -30,6 +30,7 @@ import { selectDevices } from '../devices/row.ts';
 import type { CommandActor, CommandScope } from '../gateway/commands.ts';
 import { loadProjectAccess, requireWritable } from '../projects/access.ts';
 import { type WriteCaller, withProjectWrite } from '../projects/write.ts';
+import { topKeys } from '../stats/top-keys.ts';
 import { setBlacklistSection } from './deliver.ts';
 import { dropClient, ensureClientPartitions } from './ingest.ts';
 import { SAMPLE_MS } from './upkeep.ts';
@@ -351,17 +352,12 @@ export async function clientStats(
     // Every bucket of the range is a point (0 when no client was sampled in it).
     const times: number[] = [];
     for (let t = from; t < to; t += bucket) times.push(t);
-    // A project of unconfigured APs has a factory SSID per AP: the series with the most clients are
-    // kept (as on the Device data chart), so the answer does not grow with the fleet.
-    const sum = (m: Map<number, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-    const kept =
-      byKey.size <= STATS_SSID_SERIES_MAX
-        ? [...byKey]
-        : [...byKey]
-            .map(([k, m]) => [k, m, sum(m)] as const)
-            .sort(([ka, , a], [kb, , b]) => b - a || (ka < kb ? -1 : ka > kb ? 1 : 0))
-            .slice(0, STATS_SSID_SERIES_MAX)
-            .map(([k, m]) => [k, m] as const);
+    // The SSIDs with the most clients (stats/top-keys.ts), as on the Device data chart.
+    const keep = topKeys(
+      new Map([...byKey].map(([k, m]) => [k, [...m.values()].reduce((a, b) => a + b, 0)])),
+      STATS_SSID_SERIES_MAX,
+    );
+    const kept = [...byKey].filter(([k]) => keep.has(k));
     const series = kept
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([key, m]) => ({ key, points: times.map((t) => [t, m.get(t) ?? 0] as [number, number]) }));

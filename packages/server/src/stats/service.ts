@@ -22,6 +22,7 @@ import type { Deps } from '../deps.ts';
 import { normaliseSn } from '../devices/service.ts';
 import { loadProjectAccess } from '../projects/access.ts';
 import { AP_TYPES, topFreshMs } from './rollup.ts';
+import { topKeys } from './top-keys.ts';
 
 /**
  * Reads of the statistics (docs/decisions/0034). Which table a range reads:
@@ -264,22 +265,12 @@ export async function statusSummary(
 /** Series per key of a dimension (radio bands, SSIDs, ports) from rows of (bucket, key, clients, rx, tx). */
 type SeriesRow = { bucket: string | Date; key: string; clients: unknown; rx: unknown; tx: unknown };
 
-/**
- * The `max` keys with the most clients over the rows (ties by key), and how many were left out:
- * a new project of thousands of unconfigured APs has a factory SSID per AP, and a series each
- * made the chart's answer grow with the fleet (0.7–1.3 s at 10,000 APs, bench/RESULTS.md).
- */
+/** The rows of the `max` keys with the most clients over the rows, and how many keys were left out. */
 function keepTopKeys(list: SeriesRow[], max: number): { kept: SeriesRow[]; omitted: number } {
   const clients = new Map<string, number>();
   for (const r of list) clients.set(r.key, (clients.get(r.key) ?? 0) + (num(r.clients) ?? 0));
-  if (clients.size <= max) return { kept: list, omitted: 0 };
-  const keep = new Set(
-    [...clients]
-      .sort(([ka, a], [kb, b]) => b - a || (ka < kb ? -1 : ka > kb ? 1 : 0))
-      .slice(0, max)
-      .map(([k]) => k),
-  );
-  return { kept: list.filter((r) => keep.has(r.key)), omitted: clients.size - max };
+  const keep = topKeys(clients, max);
+  return { kept: list.filter((r) => keep.has(r.key)), omitted: clients.size - keep.size };
 }
 
 function seriesOf(list: SeriesRow[], buckets: number[], w: { bucketMs: number; now: number }): NamedSeries[] {
