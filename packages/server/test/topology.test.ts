@@ -1,6 +1,6 @@
 import { type Fleet, startFleet } from '@beacon/agent';
 import { DEMO_PROJECT_IDS, type TopoDeviceType, type TopologyView } from '@beacon/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_DEVICES, seedDemoDevices } from '../src/gateway/demo.ts';
 import { EventCollector, insertDevice, insertProject, RUN, waitFor } from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
@@ -76,45 +76,43 @@ afterAll(async () => {
 
 describe('topology', () => {
   it('answers the graph the fleet reports: internet, gateway, two switches, APs, NVR with cameras, hosts', async () => {
-    const g = await waitFor(
+    // The graph arrives in pieces (each device reports its own neighbours, ports and links on its
+    // own telemetry tick), so the whole picture is awaited, not its first edges.
+    await vi.waitFor(
       async () => {
-        const t = await topology();
-        const complete =
-          edge(t, 'internet', GW)?.up &&
-          SW.every((s) => edge(t, GW, s)?.up) &&
-          AP.every((a) => t.edges.some((e) => e.target === a && SW.includes(e.source) && e.up)) &&
-          t.nodes.filter((n) => n.kind === 'ipc').length > 0;
-        return complete ? t : null;
+        const g = await topology();
+        expect(edge(g, 'internet', GW)?.up).toBe(true);
+        for (const s of SW) expect(edge(g, GW, s)?.up).toBe(true);
+        // Every device once, each drawn where it hangs: no device without its uplink.
+        for (const [s] of MODELS) expect(g.nodes.filter((n) => n.id === s)).toHaveLength(1);
+        expect(node(g, GW)).toMatchObject({ kind: 'router', status: 1, deviceType: 'router' });
+        expect(node(g, 'internet')).toMatchObject({ kind: 'internet', status: 1 });
+        for (const a of AP) {
+          const up = g.edges.find((e) => e.target === a)!;
+          expect(up).toMatchObject({ medium: 'wired', redundant: false, up: true });
+          expect(SW).toContain(up.source);
+          expect(up.speed).toBeGreaterThan(0);
+          expect(up.poe).toBeGreaterThan(0);
+          expect(node(g, a)).toMatchObject({ kind: 'wired_ap' });
+          expect(node(g, a)!.clients).toEqual(expect.any(Number));
+        }
+        // Each cable is one edge, though both ends report it.
+        expect(
+          g.edges.filter((e) => [e.source, e.target].sort().join() === [GW, SW[0]].sort().join()),
+        ).toHaveLength(1);
+        // The NVR's cameras (not Beacon devices) hang off it; the phone and the hub's hosts off a switch.
+        const nvrEdge = g.edges.find((e) => e.target === NVR)!;
+        expect(SW).toContain(nvrEdge.source);
+        const cameras = g.nodes.filter((n) => n.kind === 'ipc');
+        expect(cameras.length).toBeGreaterThanOrEqual(4);
+        for (const c of cameras) expect(edge(g, NVR, c.id)).toBeDefined();
+        expect(g.nodes.some((n) => n.kind === 'unknown_dev' && n.role === 'phone')).toBe(true);
+        const segment = g.nodes.find((n) => n.kind === 'unknown_net')!;
+        expect(g.edges.filter((e) => e.source === segment.id)).toHaveLength(3);
+        expect(g.truncated).toBe(false);
       },
-      'the topology of the fleet',
-      30_000,
+      { timeout: 30_000, interval: 50 },
     );
-    // Every device once, each drawn where it hangs: no device without its uplink.
-    for (const [s] of MODELS) expect(g.nodes.filter((n) => n.id === s)).toHaveLength(1);
-    expect(node(g, GW)).toMatchObject({ kind: 'router', status: 1, deviceType: 'router' });
-    expect(node(g, 'internet')).toMatchObject({ kind: 'internet', status: 1 });
-    for (const a of AP) {
-      const up = g.edges.find((e) => e.target === a)!;
-      expect(up).toMatchObject({ medium: 'wired', redundant: false });
-      expect(up.speed).toBeGreaterThan(0);
-      expect(up.poe).toBeGreaterThan(0);
-      expect(node(g, a)).toMatchObject({ kind: 'wired_ap' });
-      expect(node(g, a)!.clients).toEqual(expect.any(Number));
-    }
-    // Each cable is one edge, though both ends report it.
-    expect(
-      g.edges.filter((e) => [e.source, e.target].sort().join() === [GW, SW[0]].sort().join()),
-    ).toHaveLength(1);
-    // The NVR's cameras (not Beacon devices) hang off it; the phone and the hub's hosts off a switch.
-    const nvrEdge = g.edges.find((e) => e.target === NVR)!;
-    expect(SW).toContain(nvrEdge.source);
-    const cameras = g.nodes.filter((n) => n.kind === 'ipc');
-    expect(cameras.length).toBeGreaterThanOrEqual(4);
-    for (const c of cameras) expect(edge(g, NVR, c.id)).toBeDefined();
-    expect(g.nodes.some((n) => n.kind === 'unknown_dev' && n.role === 'phone')).toBe(true);
-    const segment = g.nodes.find((n) => n.kind === 'unknown_net')!;
-    expect(g.edges.filter((e) => e.source === segment.id)).toHaveLength(3);
-    expect(g.truncated).toBe(false);
   });
 
   it('keeps a user’s device-type code for a node, and -1 gives the node back its reported type', async () => {
@@ -174,27 +172,26 @@ describe('topology', () => {
     });
     await mesh.waitOnline(30_000);
     const [primary, ...secondaries] = nodes.map((d) => d.sn);
-    const g = await waitFor(
+    await vi.waitFor(
       async () => {
-        const t = await topology(DEMO_PROJECT_IDS.MESH);
-        return secondaries.every((s) => t.edges.some((e) => e.target === s && e.up)) ? t : null;
+        const g = await topology(DEMO_PROJECT_IDS.MESH);
+        for (const s of secondaries) expect(g.edges.some((e) => e.target === s && e.up)).toBe(true);
+        expect(edge(g, 'internet', primary)?.up).toBe(true);
+        // Two children per node: the primary carries two, the first secondary the third.
+        expect(edge(g, primary, secondaries[0])).toMatchObject({ medium: 'mesh', sourcePort: null });
+        expect(edge(g, primary, secondaries[1])).toBeDefined();
+        const deep = edge(g, secondaries[0], secondaries[2])!;
+        expect(deep).toMatchObject({ medium: 'mesh', redundant: false });
+        expect(deep.rssi).toBeLessThan(0);
+        // Every mesh node once (the hosts on their LAN ports are unknown devices around them).
+        expect(g.nodes.flatMap((n) => (n.sn ? [n.sn] : [])).sort()).toEqual(nodes.map((d) => d.sn).sort());
+        expect(
+          g.nodes
+            .filter((n) => n.sn === null)
+            .every((n) => ['internet', 'unknown_dev', 'unknown_net'].includes(n.kind)),
+        ).toBe(true);
       },
-      'the mesh tree',
-      30_000,
+      { timeout: 30_000, interval: 50 },
     );
-    expect(edge(g, 'internet', primary)?.up).toBe(true);
-    // Two children per node: the primary carries two, the first secondary the third.
-    expect(edge(g, primary, secondaries[0])).toMatchObject({ medium: 'mesh', sourcePort: null });
-    expect(edge(g, primary, secondaries[1])).toBeDefined();
-    const deep = edge(g, secondaries[0], secondaries[2])!;
-    expect(deep).toMatchObject({ medium: 'mesh', redundant: false });
-    expect(deep.rssi).toBeLessThan(0);
-    // Every mesh node once (the hosts on their LAN ports are unknown devices around them).
-    expect(g.nodes.flatMap((n) => (n.sn ? [n.sn] : [])).sort()).toEqual(nodes.map((d) => d.sn).sort());
-    expect(
-      g.nodes
-        .filter((n) => n.sn === null)
-        .every((n) => ['internet', 'unknown_dev', 'unknown_net'].includes(n.kind)),
-    ).toBe(true);
   });
 });
