@@ -37,6 +37,17 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes an MQTT session name of one client-id-safe word, none by default, and not with NATS', () => {
+    expect(loadConfig({}).mqttSessionName).toBeUndefined();
+    expect(loadConfig({ MQTT_SESSION_NAME: 'node-a_1' }).mqttSessionName).toBe('node-a_1');
+    for (const bad of ['a/b', '+', '#', 'a b', 'é', 'x'.repeat(33), 'a\u0000b']) {
+      expect(() => loadConfig({ MQTT_SESSION_NAME: bad }), bad).toThrow(/MQTT_SESSION_NAME/);
+    }
+    expect(() => loadConfig({ MQTT_SESSION_NAME: 'a', NATS_URL: 'nats://n1:4222' })).toThrow(
+      /MQTT_SESSION_NAME/,
+    );
+  });
+
   it('refuses the public factory key in production, given or by default, and names BEACON_FACTORY_KEY', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/BEACON_FACTORY_KEY/);
     expect(() => loadConfig({ NODE_ENV: 'production', BEACON_FACTORY_KEY: DEV_FACTORY_KEY })).toThrow(

@@ -29,6 +29,12 @@ export interface Config {
   /** The first level of every device topic (MQTT_TOPIC_ROOT, default `dev`): consoles sharing a broker. */
   mqttTopicRoot: string;
   /**
+   * MQTT_SESSION_NAME: set, the server's link to an external MQTT broker keeps a persistent session
+   * (client id `beacon-server-{name}`, clean session off), so the broker queues what devices send
+   * while this instance restarts (docs/decisions/0074). Unset: a clean session with a random id.
+   */
+  mqttSessionName: string | undefined;
+  /**
    * NATS servers (NATS_URL, comma-separated): set, the broker kind is NATS (docs/decisions/0067):
    * devices speak MQTT to the NATS cluster's MQTT listeners, the server consumes a JetStream stream.
    */
@@ -140,6 +146,23 @@ function topicRootOf(value: string | undefined): string {
   return value;
 }
 
+/** An instance's session name: one client-id-safe word, unique per instance (0074). */
+const SESSION_NAME_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+
+function sessionNameOf(env: NodeJS.ProcessEnv): string | undefined {
+  const value = env.MQTT_SESSION_NAME;
+  if (!value) return undefined;
+  if (!SESSION_NAME_PATTERN.test(value)) {
+    throw new Error('MQTT_SESSION_NAME must be 1 to 32 letters, digits, "-" or "_", unique per instance');
+  }
+  if (env.NATS_URL) {
+    throw new Error(
+      'MQTT_SESSION_NAME applies to an MQTT broker; with NATS_URL the durable consumer keeps messages',
+    );
+  }
+  return value;
+}
+
 function natsConfig(env: NodeJS.ProcessEnv) {
   const natsServers = (env.NATS_URL ?? '')
     .split(',')
@@ -186,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttPassword: env.MQTT_PASSWORD || undefined,
     mqttShareGroup: env.MQTT_SHARE_GROUP ?? 'beacon',
     mqttTopicRoot: topicRootOf(env.MQTT_TOPIC_ROOT),
+    mqttSessionName: sessionNameOf(env),
     ...natsConfig(env),
     factoryKey,
     factoryKeyIsPublic,

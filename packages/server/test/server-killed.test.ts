@@ -5,6 +5,7 @@ import path from 'node:path';
 import { type SimulatedDevice, startDevice } from '@beacon/agent';
 import { CommandState, upTopic } from '@beacon/protocol';
 import { inArray } from 'drizzle-orm';
+import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { connect, type Database } from '../src/db/client.ts';
@@ -144,6 +145,46 @@ describe.skipIf(!EXTERNAL && !HAS_MOSQUITTO)('the server process killed or stopp
     return started;
   }
 
+  /**
+   * Each device publishes a QoS 1 event (a unique id) every 150 ms while `running()`; `acked` lists
+   * those whose PUBACK came back, with its time (mqtt.js devices: the publish resolves on it).
+   */
+  function eventLoad(senders: SimulatedDevice[], running: () => boolean) {
+    const acked: { sn: string; id: string; at: number }[] = [];
+    let seq = 0;
+    const loops = senders.map(async (d) => {
+      while (running()) {
+        const id = `load-${++seq}`;
+        const payload = JSON.stringify({
+          id,
+          ts: Date.now(),
+          event: 'port-up',
+          level: 'info',
+          message: 'load',
+        });
+        try {
+          await d.link.publishRaw(upTopic(d.sn, 'event'), payload, 1);
+          acked.push({ sn: d.sn, id, at: Date.now() });
+        } catch {}
+        await new Promise((r) => setTimeout(r, 150));
+      }
+    });
+    return { acked, done: Promise.all(loops) };
+  }
+
+  async function storedEvents(senders: SimulatedDevice[]): Promise<Set<string>> {
+    const rows = await database.db
+      .select({ sn: deviceEvents.sn, id: deviceEvents.eventId })
+      .from(deviceEvents)
+      .where(
+        inArray(
+          deviceEvents.sn,
+          senders.map((d) => d.sn),
+        ),
+      );
+    return new Set(rows.map((e) => `${e.sn}/${e.id}`));
+  }
+
   it('SIGKILL mid bulk action and mid configuration push: every command ends once, every device converges', async () => {
     await stopAll();
     const first = await startServer();
@@ -238,25 +279,7 @@ describe.skipIf(!EXTERNAL && !HAS_MOSQUITTO)('the server process killed or stopp
 
     let load = true;
     let signalledAt = Number.POSITIVE_INFINITY;
-    const acked: { sn: string; id: string; at: number }[] = [];
-    let seq = 0;
-    const eventLoops = senders.map(async (d) => {
-      while (load) {
-        const id = `load-${++seq}`;
-        const payload = JSON.stringify({
-          id,
-          ts: Date.now(),
-          event: 'port-up',
-          level: 'info',
-          message: 'load',
-        });
-        try {
-          await d.link.publishRaw(upTopic(d.sn, 'event'), payload, 1);
-          acked.push({ sn: d.sn, id, at: Date.now() });
-        } catch {}
-        await new Promise((r) => setTimeout(r, 150));
-      }
-    });
+    const events = eventLoad(senders, () => load);
     const saved: string[] = [];
     let refused = 0;
     const httpLoops = [0, 1, 2].map(async () => {
@@ -280,25 +303,14 @@ describe.skipIf(!EXTERNAL && !HAS_MOSQUITTO)('the server process killed or stopp
     // Some more while no server runs (these the broker acknowledges and has nobody to give to).
     await new Promise((r) => setTimeout(r, 500));
     load = false;
-    await Promise.all([...eventLoops, ...httpLoops]);
+    await Promise.all([events.done, ...httpLoops]);
+    const { acked } = events;
     const second = await startServer();
 
     const before = acked.filter((a) => a.at < signalledAt);
     expect(before.length).toBeGreaterThan(50);
     expect(saved.length).toBeGreaterThan(5);
-    const stored = new Set(
-      (
-        await database.db
-          .select({ sn: deviceEvents.sn, id: deviceEvents.eventId })
-          .from(deviceEvents)
-          .where(
-            inArray(
-              deviceEvents.sn,
-              senders.map((d) => d.sn),
-            ),
-          )
-      ).map((e) => `${e.sn}/${e.id}`),
-    );
+    const stored = await storedEvents(senders);
     // Every event acknowledged before the signal is stored: received ones are written before exit.
     expect(before.filter((a) => !stored.has(`${a.sn}/${a.id}`))).toEqual([]);
     // Every HTTP write answered 200 is stored.
@@ -314,5 +326,60 @@ describe.skipIf(!EXTERNAL && !HAS_MOSQUITTO)('the server process killed or stopp
     second.signal('SIGTERM');
     expect(await second.exited, second.describe()).toEqual({ code: 0, signal: null });
     await stopAll();
+  }, 120_000);
+
+  it('with a persistent broker session, what devices send while the server restarts is stored when it is back', async () => {
+    await stopAll();
+    // The broker keeps this instance's session (MQTT_SESSION_NAME, decision 0074): the events it
+    // acknowledges while no server is connected wait in the session's queue, not lost (0066).
+    const sessionName = `k${randomBytes(4).toString('hex')}`;
+    try {
+      const first = await startServer({ MQTT_SESSION_NAME: sessionName });
+      const owner = await createAccount(view);
+      const projectId = await insertProject(view, owner.id);
+      const senders = await fleet(owner, projectId, 6, 'mqtt');
+      let load = true;
+      const events = eventLoad(senders, () => load);
+      await new Promise((r) => setTimeout(r, 1500));
+      const signalledAt = Date.now();
+      first.signal('SIGTERM');
+      expect(await first.exited, first.describe()).toEqual({ code: 0, signal: null });
+      const stoppedAt = Date.now();
+      // Devices go on for 1.5 s with no server connected: the broker acknowledges and queues.
+      await new Promise((r) => setTimeout(r, 1500));
+      load = false;
+      await events.done;
+      const away = events.acked.filter((a) => a.at > stoppedAt);
+      expect(away.length, 'events acknowledged while no server ran').toBeGreaterThan(20);
+
+      const second = await startServer({ MQTT_SESSION_NAME: sessionName });
+      // Every event the broker acknowledged, before, during and after the stop, is stored.
+      const missing = async () => {
+        const stored = await storedEvents(senders);
+        return events.acked.filter((a) => !stored.has(`${a.sn}/${a.id}`));
+      };
+      await waitFor(
+        async () => (await missing()).length === 0,
+        'every acknowledged event stored',
+        20_000,
+      ).catch(async (err) => {
+        const lost = await missing();
+        throw new Error(
+          `${err.message}: ${lost.length} of ${events.acked.length} missing, ` +
+            `${lost.filter((a) => a.at > stoppedAt).length} of them sent while no server ran ` +
+            `(${lost.filter((a) => a.at > signalledAt && a.at <= stoppedAt).length} during the drain)`,
+        );
+      });
+      second.signal('SIGTERM');
+      expect(await second.exited, second.describe()).toEqual({ code: 0, signal: null });
+    } finally {
+      await stopAll();
+      // Leave no session behind on a shared broker: a clean connection under the same id ends it.
+      const cleaner = await mqtt.connectAsync(mqttUrl, {
+        clientId: `beacon-server-${sessionName}`,
+        clean: true,
+      });
+      await cleaner.endAsync();
+    }
   }, 120_000);
 });

@@ -148,7 +148,16 @@ export class Gateway {
             log,
             onMessage,
           })
-        : new ServerLink({ url: url!, username, password, filter, log, onMessage });
+        : new ServerLink({
+            url: url!,
+            username,
+            password,
+            filter,
+            log,
+            onMessage,
+            // The embedded broker stops with this process: nothing to keep a session for.
+            sessionName: kind === 'mqtt' ? config.mqttSessionName : undefined,
+          });
     try {
       await link.start();
     } catch (err) {

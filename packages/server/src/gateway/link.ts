@@ -30,6 +30,12 @@ export interface ServerLinkOptions {
    * and dev/+/up/http (the tunnel's answers, to every instance).
    */
   filter: string | string[];
+  /**
+   * Set: a persistent session under client id `beacon-server-{sessionName}` (clean session off), so
+   * the broker queues the QoS 1 messages that arrive while this instance is away and hands them over
+   * when it connects again (docs/decisions/0074). Unset: a clean session with a random id.
+   */
+  sessionName?: string;
   onMessage: DeviceMessageHandler;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'debug'>;
 }
@@ -48,11 +54,11 @@ export class ServerLink implements DeviceLinkClient {
   /** Connects; resolves on the first successful subscription (rejects after `timeoutMs`). */
   start(timeoutMs = 15_000): Promise<void> {
     const client = mqtt.connect(this.o.url, {
-      clientId: `beacon-server-${randomBytes(6).toString('hex')}`,
+      clientId: `beacon-server-${this.o.sessionName ?? randomBytes(6).toString('hex')}`,
       username: this.o.username,
       password: this.o.password,
       protocolVersion: 4,
-      clean: true,
+      clean: this.o.sessionName === undefined,
       keepalive: 30,
       reconnectPeriod: 1000,
       connectTimeout: 10_000,
