@@ -6,32 +6,28 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-/**
- * A Mosquitto of the benchmark's own on `port` (anonymous, loopback only, no persistence), with an
- * open-file limit of `maxConnections` + 1,000 (`prlimit`; the machine's Mosquitto has 20,000), so a
- * 100,000-device fleet fits and the broker can be restarted (the reconnect storm) without touching
- * the machine's shared one. `restart()` kills it (SIGKILL: a crash, every connection drops at once)
- * and starts it again on the same port.
- */
-export async function ownMosquitto(port: number, maxConnections: number) {
+/** The settings every benchmark Mosquitto shares (docs/protocol/mosquitto.md's queue limits). */
+function mosquittoConf(port: number, maxConnections: number, extra: string[] = []): string[] {
+  return [
+    `listener ${port} 127.0.0.1`,
+    'allow_anonymous true',
+    'persistence false',
+    // As docs/protocol/mosquitto.md: the server's one connection carries every device's burst.
+    'max_inflight_messages 200',
+    `max_queued_messages ${Math.max(200_000, 4 * maxConnections)}`,
+    `max_connections ${maxConnections + 100}`,
+    'log_type error',
+    'log_type warning',
+    ...extra,
+    '',
+  ];
+}
+
+/** One Mosquitto process under `prlimit`: start, kill (a crash: no will, every connection drops), stop. */
+async function mosquittoProcess(port: number, lines: string[], nofile: number) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'beacon-bench-mosquitto-'));
   const conf = path.join(dir, 'mosquitto.conf');
-  fs.writeFileSync(
-    conf,
-    [
-      `listener ${port} 127.0.0.1`,
-      'allow_anonymous true',
-      'persistence false',
-      // As docs/protocol/mosquitto.md: the server's one connection carries every device's burst.
-      'max_inflight_messages 200',
-      `max_queued_messages ${Math.max(200_000, 4 * maxConnections)}`,
-      `max_connections ${maxConnections + 100}`,
-      'log_type error',
-      'log_type warning',
-      '',
-    ].join('\n'),
-  );
-  const nofile = Math.min(maxConnections + 1000, openFileLimit().hard);
+  fs.writeFileSync(conf, lines.join('\n'));
   let child: ChildProcess | null = null;
   const start = async () => {
     child = spawn('prlimit', [`--nofile=${nofile}:${nofile}`, 'mosquitto', '-c', conf], {
@@ -63,6 +59,72 @@ export async function ownMosquitto(port: number, maxConnections: number) {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A Mosquitto of the benchmark's own on `port` (anonymous, loopback only, no persistence), with an
+ * open-file limit of `maxConnections` + 1,000 (`prlimit`; the machine's Mosquitto has 20,000), so a
+ * 100,000-device fleet fits where the limit allows and the broker can be restarted (the reconnect
+ * storm) without touching the machine's shared one. `restart()` kills it (SIGKILL: a crash, every
+ * connection drops at once) and starts it again on the same port.
+ */
+export async function ownMosquitto(port: number, maxConnections: number) {
+  const nofile = Math.min(maxConnections + 1000, openFileLimit().hard);
+  return mosquittoProcess(port, mosquittoConf(port, maxConnections), nofile);
+}
+
+/**
+ * More devices than one process may hold sockets (the open-file limit, 20,000 on the development
+ * machine): `edges` Mosquittos for the devices, each bridged to a central one where the server
+ * connects — a broker per region, in the shape a large deployment would use. Each edge forwards its
+ * devices' up topics to the centre and takes every down topic from it (QoS 1 both ways, retained
+ * flags and wills kept). `restartEdges()` kills every edge at once and starts them again: every
+ * device drops, the server's own link stays.
+ */
+export async function ownMosquittoTree(edges: number, perEdge: number) {
+  const { hard } = openFileLimit();
+  const centralPort = await freeLoopbackPort();
+  const central = await mosquittoProcess(centralPort, mosquittoConf(centralPort, edges + 100), 4096);
+  const edgeBrokers: Awaited<ReturnType<typeof mosquittoProcess>>[] = [];
+  for (let i = 0; i < edges; i++) {
+    const port = await freeLoopbackPort();
+    const bridge = [
+      `connection centre${i}`,
+      `address 127.0.0.1:${centralPort}`,
+      'bridge_protocol_version mqttv311',
+      'cleansession true',
+      'try_private true',
+      'restart_timeout 1',
+      'topic dev/+/up/# out 1',
+      'topic dev/+/down/# in 1',
+    ];
+    edgeBrokers.push(
+      await mosquittoProcess(port, mosquittoConf(port, perEdge, bridge), Math.min(perEdge + 1000, hard)),
+    );
+  }
+  return {
+    url: central.url,
+    edgeUrls: edgeBrokers.map((e) => e.url),
+    pids: () => [central.pid(), ...edgeBrokers.map((e) => e.pid())],
+    async restartEdges(): Promise<void> {
+      await Promise.all(edgeBrokers.map((e) => e.restart()));
+    },
+    async stop(): Promise<void> {
+      await Promise.all(edgeBrokers.map((e) => e.stop()));
+      await central.stop();
+    },
+  };
+}
+
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
 }
 
 /** This process's open-file limit (a child cannot be given more than `hard` without CAP_SYS_RESOURCE). */

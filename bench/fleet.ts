@@ -33,6 +33,10 @@
  *   --storm-window-s <s>  seconds from the drop during which the storm's API latency is measured
  *                      (default 30, longer if the fleet takes longer to come back)
  *   --ramp <n>         devices started per second (default 1000)
+ *   --parts <k>        the fleet in k simulator processes, each with its own Mosquitto bridged to a
+ *                      central one the server uses (bench/broker.ts ownMosquittoTree); default 1, or
+ *                      N / 18,000 rounded up when one process cannot hold N sockets (the open-file limit)
+ *   --telemetry-ms <ms> each device's telemetry period (default 30000)
  * The API probes (device list, Status, client list; 2 loops, a call every 250 ms each) run during
  * the steady state and the storm.
  */
@@ -40,9 +44,17 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { clearRetained, startFleet } from '@beacon/agent';
+import { clearRetained } from '@beacon/agent';
 import { freePort } from '../packages/server/src/db/embedded.ts';
-import { checkOpenFiles, type Latency, ownMosquitto, probeApi } from './broker.ts';
+import {
+  checkOpenFiles,
+  type Latency,
+  openFileLimit,
+  ownMosquitto,
+  ownMosquittoTree,
+  probeApi,
+} from './broker.ts';
+import { fleetInChildren, fleetInProcess } from './fleet-runner.ts';
 import { apiCaller, signUpWithProject, waitForHealth } from './http.ts';
 import { type DeviceType, fleetSnPlan } from './plan.ts';
 
@@ -63,6 +75,9 @@ const STORM = args.includes('--storm');
 const STEADY_S = Number(opt('steady-s', '30'));
 const STORM_WINDOW_S = Number(opt('storm-window-s', '30'));
 const RAMP = Number(opt('ramp', '1000'));
+/** Devices per simulator process and edge broker when one process cannot hold the fleet's sockets. */
+const PER_PART = 18_000;
+const PARTS = Number(opt('parts', String(N + 500 > openFileLimit().soft ? Math.ceil(N / PER_PART) : 1)));
 const root = path.resolve(import.meta.dirname, '..');
 
 /** Clock ticks per second in /proc/PID/stat (USER_HZ, 100 on Linux). */
@@ -109,7 +124,8 @@ function usage(pids: number[]): { cpuSeconds: number; rssMb: number } {
 }
 
 async function main() {
-  checkOpenFiles(N);
+  checkOpenFiles(Math.ceil(N / PARTS));
+  if (PARTS > 1 && MQTT_URL) throw new Error("--parts needs the benchmark's own brokers (not --mqtt-url)");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'beacon-bench-'));
   fs.chmodSync(dataDir, 0o755);
   const port = await freePort();
@@ -121,8 +137,9 @@ async function main() {
     : [];
   // BENCH_SERVER_FLAGS="--trace-gc …": further Node.js flags for the server child.
   profile.push(...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean));
-  const broker = OWN_MOSQUITTO ? await ownMosquitto(await freePort(), N + 100) : null;
-  const external = broker?.url ?? MQTT_URL;
+  const broker = OWN_MOSQUITTO && PARTS === 1 ? await ownMosquitto(await freePort(), N + 100) : null;
+  const tree = PARTS > 1 ? await ownMosquittoTree(PARTS, Math.ceil(N / PARTS) + 100) : null;
+  const external = tree?.url ?? broker?.url ?? MQTT_URL;
   // On a shared broker: serial numbers and a subscription group of this run's own.
   const tag = external ? (Date.now() % 46_656).toString(36).toUpperCase().padStart(3, '0') : '';
   const brokerUrl = external || `mqtt://127.0.0.1:${mqttPort}`;
@@ -154,6 +171,7 @@ async function main() {
     await new Promise((r) => server.once('exit', r));
     if (MQTT_URL && sns.length) await clearRetained(MQTT_URL, sns);
     await broker?.stop();
+    await tree?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
@@ -199,8 +217,7 @@ async function main() {
 
     const idle = sample();
     const t0 = Date.now();
-    const fleet = await startFleet({
-      url: brokerUrl,
+    const fleetOptions = {
       link: LINK,
       devices: plan.map((d) => ({ sn: d.sn, model: d.model })),
       timeScale,
@@ -208,7 +225,10 @@ async function main() {
       rampPerSecond: RAMP,
       clientEvents: false,
       keepalive: 60,
-    });
+    };
+    const fleet = tree
+      ? await fleetInChildren(fleetOptions, tree.edgeUrls)
+      : await fleetInProcess({ ...fleetOptions, url: brokerUrl });
     const startedMs = Date.now() - t0;
     let count = await online();
     while (count < N) {
@@ -268,19 +288,18 @@ async function main() {
     if (STORM) {
       const before = sample();
       const probe = probeApi(call, screens);
-      const connections = fleet.devices.map((d) => d.link.connections);
+      await fleet.mark();
       const t2 = Date.now();
-      if (broker) await broker.restart();
-      else for (const d of fleet.devices) d.dropConnection();
+      if (tree) await tree.restartEdges();
+      else if (broker) await broker.restart();
+      else await fleet.drop();
       // Back = every device has connected again (and subscribed: the lean link counts a connection
       // on its SUBACK) and the server counts all N online. A killed broker publishes no will, so the
       // server's count alone would not show the drop.
-      const reconnected = () =>
-        fleet.devices.filter((d, i) => d.connected && d.link.connections > connections[i]).length;
-      let back = reconnected();
+      let back = await fleet.reconnected();
       while (back < N && Date.now() - t2 < 15 * 60_000) {
         await new Promise((r) => setTimeout(r, 500));
-        back = reconnected();
+        back = await fleet.reconnected();
       }
       const reconnectedMs = Date.now() - t2;
       count = await online();
@@ -294,9 +313,11 @@ async function main() {
       while (Date.now() - t2 < STORM_WINDOW_S * 1000) await new Promise((r) => setTimeout(r, 250));
       const after = sample();
       storm = {
-        how: broker
-          ? 'own Mosquitto killed (SIGKILL) and restarted'
-          : 'every device socket destroyed at once',
+        how: tree
+          ? `the ${PARTS} edge Mosquittos killed (SIGKILL) and restarted`
+          : broker
+            ? 'own Mosquitto killed (SIGKILL) and restarted'
+            : 'every device socket destroyed at once',
         allReconnectedMs: reconnectedMs,
         reconnected: back,
         allOnlineAgainMs: onlineAgainMs,
@@ -309,6 +330,7 @@ async function main() {
       };
     }
     clearInterval(sampler);
+    const simulator = usage(fleet.pids());
     await fleet.stop();
     if (external)
       await clearRetained(
@@ -328,7 +350,14 @@ async function main() {
       allOnlineMs: onlineMs,
       bulkRebootAckMs: ackMs,
       bulkRebootCodes: codes,
-      broker: broker ? 'own Mosquitto' : MQTT_URL ? `Mosquitto at ${MQTT_URL}` : 'embedded Aedes',
+      broker: tree
+        ? `${PARTS} own Mosquittos, each bridged to a central one the server uses`
+        : broker
+          ? 'own Mosquitto'
+          : MQTT_URL
+            ? `Mosquitto at ${MQTT_URL}`
+            : 'embedded Aedes',
+      simulatorProcesses: PARTS,
       link: LINK,
       bulkDevices: BULK,
       allOnlineAgainMs: backOnlineMs,
@@ -364,6 +393,7 @@ async function main() {
       serverRssMb: { idle: idle.server.rssMb, online: afterOnline.server.rssMb, peak: peak.serverRssMb },
       postgresRssMb: { idle: idle.postgres.rssMb, peak: peak.postgresRssMb },
       benchProcessRssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
+      simulatorRssMb: simulator.rssMb,
     };
     console.log(JSON.stringify(result, null, 2));
   } finally {
