@@ -85,21 +85,28 @@ export function checkNetMode(project: ProjectRow, type: string): void {
   }
 }
 
+type GatewayCandidate = { sn: string; type: string; meshRole: string | null; deviceMode: number | null };
+
+const isMeshRouter = (device: GatewayCandidate) =>
+  device.type === DeviceType.MESH && (device.meshRole === 'primary' || device.deviceMode === 0);
+
+/** The device would take its project's one gateway or one cable-free router place (5008). */
+export const takesGatewayPlace = (device: GatewayCandidate) =>
+  device.type === DeviceType.ROUTER || isMeshRouter(device);
+
 /** SPEC.md: only one gateway and one cable-free router per project (5008). */
 export async function checkOneGateway(
   tx: DbOrTx,
   project: ProjectRow,
-  device: { sn: string; type: string; meshRole: string | null; deviceMode: number | null },
+  device: GatewayCandidate,
 ): Promise<void> {
+  if (!takesGatewayPlace(device)) return;
   const isGateway = device.type === DeviceType.ROUTER;
-  const isMeshRouter =
-    device.type === DeviceType.MESH && (device.meshRole === 'primary' || device.deviceMode === 0);
-  if (!isGateway && !isMeshRouter) return;
   const counts = await repo.gatewayCounts(tx, project.id, device.sn);
   if (isGateway && counts.gateways > 0) {
     throw new AppError(Codes.ONE_GATEWAY, 'The project already has a gateway');
   }
-  if (isMeshRouter && counts.meshRouters > 0) {
+  if (isMeshRouter(device) && counts.meshRouters > 0) {
     throw new AppError(Codes.ONE_GATEWAY, 'The project already has a cable-free router (primary node)');
   }
 }
