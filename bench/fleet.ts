@@ -332,9 +332,10 @@ async function main() {
     clearInterval(sampler);
     const simulator = usage(fleet.pids());
     await fleet.stop();
-    if (external)
+    // Retained states on the machine's broker outlive the run; the benchmark's own brokers go with it.
+    if (MQTT_URL)
       await clearRetained(
-        external,
+        MQTT_URL,
         plan.map((d) => d.sn),
       );
 

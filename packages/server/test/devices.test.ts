@@ -3,7 +3,7 @@ import type { DeviceDetailView, DeviceView, ImportResultView, ProjectView } from
 import * as XLSX from '@e965/xlsx';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, deviceEvents, projectMembers } from '../src/db/schema.ts';
+import { auditLog, deviceEvents, deviceState, projectMembers } from '../src/db/schema.ts';
 import {
   type DeviceValues,
   deviceRow,
@@ -417,6 +417,37 @@ describe('the device list', () => {
     expect((await names('status=online')).sort()).toEqual([sns.gw, sns.sw, sns.ap1, sns.ap3].sort());
     expect(await names('q=roof')).toEqual([sns.ap3]);
     expect(await names('q=100%25')).toEqual([]);
+  });
+
+  it('answers each list’s total as the rows it pages through, kept (type, online/offline) or counted', async () => {
+    for (const query of [
+      '',
+      'type=ap',
+      'status=online',
+      'status=offline',
+      'type=ap&status=online',
+      'type=switch&status=offline',
+      'status=8',
+      'q=roof',
+      'type=ap&name=o',
+    ]) {
+      const page = await list(`${query}&pageSize=200`);
+      expect(page.total, query).toBe(page.items.length);
+    }
+    expect((await list('type=ap&status=online')).total).toBe(2);
+    // A device going offline moves from one total to the other.
+    await server.database.db.update(deviceState).set({ status: 0 }).where(eq(deviceState.sn, sns.sw));
+    expect((await list('status=offline')).total).toBe(2);
+    expect((await list('status=online')).total).toBe(3);
+    await server.database.db.update(deviceState).set({ status: 1 }).where(eq(deviceState.sn, sns.sw));
+    expect((await list('status=online')).total).toBe(4);
+  });
+
+  it('orders by the shown name, case-folded, forwards and backwards', async () => {
+    const shown = (await list('pageSize=200')).items.map((d) => d.name.toLowerCase());
+    expect(shown).toEqual([...shown].sort());
+    const back = (await list('order=desc&pageSize=200')).items.map((d) => d.name.toLowerCase());
+    expect(back).toEqual([...shown].reverse());
   });
 
   it('sorts, pages, and maps each status to its display', async () => {

@@ -68,19 +68,42 @@ export async function listProjectDevices(
 ): Promise<{ rows: DeviceRow[]; total: number }> {
   const where = and(...listConditions(projectId, q));
   const direction = q.order === 'desc' ? desc : asc;
-  const [rows, [counted]] = await Promise.all([
+  const [rows, total] = await Promise.all([
+    // The SN breaks ties in the same direction, so the default order (name) reads its index
+    // (migration 0034) forwards or backwards.
     selectDevices(db)
       .where(where)
-      .orderBy(direction(SORTS[q.sort]), asc(devices.sn))
+      .orderBy(direction(SORTS[q.sort]), direction(devices.sn))
       .limit(q.pageSize)
       .offset((q.page - 1) * q.pageSize),
-    db
-      .select({ n: count() })
-      .from(devices)
-      .innerJoin(deviceState, eq(deviceState.sn, devices.sn))
-      .where(where),
+    keptTotal(db, projectId, q) ??
+      db
+        .select({ n: count() })
+        .from(devices)
+        .innerJoin(deviceState, eq(deviceState.sn, devices.sn))
+        .where(where)
+        .then(([counted]) => counted.n),
   ]);
-  return { rows, total: counted.n };
+  return { rows, total };
+}
+
+/**
+ * The list's total from the kept counts (migration 0030: online and offline per project and type)
+ * when it is filtered by type and online/offline at most — the screen as it opens, and its status
+ * tabs. Counting the rows instead grows with the project (~0.5 s at 100,000 devices). Null when
+ * another filter applies: those are counted.
+ */
+function keptTotal(db: DbOrTx, projectId: number, q: DeviceListQuery): Promise<number> | null {
+  const others = [q.q, q.ip, q.model, q.name, q.mac, q.port, q.vlan].some((v) => v !== undefined && v !== '');
+  if (others || typeof q.status === 'number') return null;
+  const column =
+    q.status === 'online' ? sql`online` : q.status === 'offline' ? sql`offline` : sql`online + offline`;
+  return db
+    .execute<{ n: string | null }>(
+      sql`select sum(${column}) as n from device_count_deltas
+        where project_id = ${projectId} ${q.type ? sql`and type = ${q.type}` : sql``}`,
+    )
+    .then((r) => Number((r as unknown as { rows: { n: string | null }[] }).rows[0]?.n ?? 0));
 }
 
 /** A device of the project, or undefined (another project's device is as invisible as a missing one). */
