@@ -106,7 +106,11 @@ const telemetryOf = (clients: unknown[]) =>
   });
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // No background job polling: the upkeep job runs only when a test moves the clock and calls
+  // tick(). With the runner's own poll (every second), a poll that wakes up during the test's tick
+  // claims the due upkeep job (FOR UPDATE SKIP LOCKED): the test's tick skips it and returns while the
+  // fold is still running, and the checks after it read the delta rows before the fold committed.
+  server = await startTestServer({ JOB_POLL_MS: '0' });
   owner = await createAccount(server);
   projectId = await insertProject(server, owner.id);
   sn = testSn('C');
