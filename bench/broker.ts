@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { freePort } from '../packages/server/src/db/embedded.ts';
 
 /** The settings every benchmark Mosquitto shares (docs/protocol/mosquitto.md's queue limits). */
 function mosquittoConf(port: number, maxConnections: number, extra: string[] = []): string[] {
@@ -83,11 +84,11 @@ export async function ownMosquitto(port: number, maxConnections: number) {
  */
 export async function ownMosquittoTree(edges: number, perEdge: number) {
   const { hard } = openFileLimit();
-  const centralPort = await freeLoopbackPort();
+  const centralPort = await freePort();
   const central = await mosquittoProcess(centralPort, mosquittoConf(centralPort, edges + 100), 4096);
   const edgeBrokers: Awaited<ReturnType<typeof mosquittoProcess>>[] = [];
   for (let i = 0; i < edges; i++) {
-    const port = await freeLoopbackPort();
+    const port = await freePort();
     const bridge = [
       `connection centre${i}`,
       `address 127.0.0.1:${centralPort}`,
@@ -114,17 +115,6 @@ export async function ownMosquittoTree(edges: number, perEdge: number) {
       await central.stop();
     },
   };
-}
-
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** This process's open-file limit (a child cannot be given more than `hard` without CAP_SYS_RESOURCE). */
