@@ -229,6 +229,7 @@ describe('aggregates per range', () => {
   let end = 0;
   let start = 0;
   let raw: Raw[] = [];
+  const sims: Record<string, SimulatedDevice> = {};
 
   /** Moves the server clock to `at` (ms) and sends both devices' i-th telemetry, written before it returns. */
   async function sendAt(at: number, i: number, sims: Record<string, SimulatedDevice>): Promise<void> {
@@ -254,7 +255,6 @@ describe('aggregates per range', () => {
     projectId = await insertProject(server, owner.id);
     ap = testSn('P');
     gw = testSn('W');
-    const sims: Record<string, SimulatedDevice> = {};
     for (const [sn, model, type] of [
       [ap, 'BA-W1200C', 'ap'],
       [gw, 'BG-R1200', 'router'],
@@ -446,48 +446,90 @@ describe('aggregates per range', () => {
     expect(after.points.filter((p) => p.cpu !== null)).toEqual(before.points.filter((p) => p.cpu !== null));
   });
 
-  it('the job recomputes the 5-minute level every run, the hourly every 5 minutes, the daily every 15 (decision 0072)', async () => {
-    const job = () =>
-      server.database.db.transaction((tx) => rollUp(tx, server.clock.now(), { cadence: true, cheapMs: 0 }));
-    const ranAt = async () =>
+  it('folds each final bucket once, as the job does past a small fleet: the rows a recompute from every sample gives (decision 0075)', async () => {
+    // cheapMs 0: recomputing the open buckets is never cheap, so the hourly and daily levels fold.
+    const job = () => server.database.db.transaction((tx) => rollUp(tx, server.clock.now(), { cheapMs: 0 }));
+    const marks = async () =>
       Object.fromEntries(
-        (await query<{ level: string; ran_at: Date }>('select level, ran_at from stats_watermarks')).map(
-          (r) => [r.level, new Date(r.ran_at).getTime()],
-        ),
-      ) as Record<'5m' | '1h' | '1d', number>;
-    const start = await ranAt();
-    // Every level ran at this clock (the tests above): none is due yet.
+        (
+          await query<{ level: string; folded_until: Date | null; open: boolean }>(
+            'select level, folded_until, open from stats_watermarks',
+          )
+        ).map((r) => [r.level, r]),
+      );
+    const rowsOf = async () => {
+      const out: Record<string, Record<string, unknown>[]> = {};
+      for (const table of [
+        'stats_device_1h',
+        'stats_dim_1h',
+        'stats_device_1d',
+        'stats_dim_1d',
+        'stats_project_1h',
+        'stats_project_1d',
+        'stats_project_dim_1h',
+        'stats_project_dim_1d',
+      ]) {
+        out[table] = await query<Record<string, unknown>>(
+          `select * from ${table} where project_id = $1 order by ${table.includes('project_dim') ? 'bucket, kind, key' : table.includes('project') ? 'bucket' : table.includes('dim') ? 'sn, kind, key, bucket' : 'sn, bucket'}`,
+          [projectId],
+        );
+      }
+      return out;
+    };
     await job();
-    expect(await ranAt()).toEqual(start);
-    // Each step: the levels the run computed (their ran_at moved).
-    const steps: string[][] = [];
-    let last = start;
-    for (let minute = 1; minute <= 15; minute++) {
-      server.clock.advance(60_000);
+    expect((await marks())['1h'].open).toBe(false);
+    // A sample a minute across an hour's end, the job running after each, as the server runs it.
+    const hour = Math.ceil(server.clock.now().getTime() / 3_600_000) * 3_600_000 + 3_600_000;
+    let i = 20;
+    let during: Record<string, Record<string, unknown>[]> | null = null;
+    for (let m = -12; m < 12; m++) {
+      await sendAt(hour + m * 60_000, i++, sims);
       await job();
-      const at = await ranAt();
-      steps.push((['5m', '1h', '1d'] as const).filter((l) => at[l] !== last[l]));
-      last = at;
+      if (m === 0) during = await rowsOf();
     }
-    expect(steps[0]).toEqual(['5m']);
-    expect(steps[4]).toEqual(['5m', '1h']);
-    expect(steps[9]).toEqual(['5m', '1h']);
-    expect(steps[14]).toEqual(['5m', '1h', '1d']);
-    expect(steps.filter((s) => s.includes('1h'))).toHaveLength(3);
-    expect(steps.filter((s) => s.includes('1d'))).toHaveLength(1);
-    expect(steps.every((s) => s.includes('5m'))).toBe(true);
-    // As the job runs it, a level this small (it took well under CHEAP_LEVEL_MS) runs every time.
-    server.clock.advance(60_000);
-    const before = await ranAt();
-    await server.database.db.transaction((tx) => rollUp(tx, server.clock.now(), { cadence: true }));
-    const after = await ranAt();
-    expect((['5m', '1h', '1d'] as const).filter((l) => after[l] !== before[l])).toEqual(['5m', '1h', '1d']);
-    // Whatever ran when, a full run now gives the same answer the cadence left.
-    const kept = await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=30d`);
+    // While it folds, the hour's row holds the final 5-minute buckets only (those before now − 2 min):
+    // at the hour's first minute, the last of the previous hour's buckets is not in it yet.
+    const lastHour = (during?.stats_device_1h ?? []).filter(
+      (r) => r.sn === ap && new Date(r.bucket as string).getTime() === hour - 3_600_000,
+    );
+    const [{ n: lastHourSamples }] = await query<{ n: number }>(
+      `select count(*)::int as n from stats_device where sn = $1 and at >= $2 and at < $3`,
+      [ap, new Date(hour - 3_600_000), new Date(hour)],
+    );
+    expect(lastHour).toHaveLength(1);
+    expect(Number(lastHour[0].samples)).toBeLessThan(lastHourSamples);
+    // Ten minutes on, every bucket is final and folded; more runs with nothing new change nothing.
+    server.clock.offsetMs = hour + 22 * 60_000 - Date.now();
+    for (let k = 0; k < 3; k++) await job();
+    const folded = await rowsOf();
+    expect(
+      folded.stats_device_1h.find(
+        (r) => r.sn === ap && new Date(r.bucket as string).getTime() === hour - 3_600_000,
+      )?.samples,
+    ).toBe(lastHourSamples);
+    expect((await marks())['1h'].open).toBe(false);
+    // Recomputed from every sample (the levels' marks gone: the next run starts at the oldest row).
+    await query(`delete from stats_watermarks where level in ('1h', '1d')`);
+    await job();
+    // Averages are real: a weighted mean of means and a mean of every sample differ in the last bits.
+    const close = (rows: Record<string, unknown>[]) =>
+      rows.map((r) =>
+        Object.fromEntries(
+          Object.entries(r).map(([k, v]) => [
+            k,
+            typeof v === 'number' && !Number.isInteger(v) ? expect.closeTo(v, 3) : v,
+          ]),
+        ),
+      );
+    const recomputed = await rowsOf();
+    for (const [table, rows] of Object.entries(folded)) {
+      expect(rows.length, table).toBeGreaterThan(0);
+      expect(recomputed[table], table).toEqual(close(rows));
+    }
+    // A fleet this small costs little to recompute: the job's next run goes back to every minute,
+    // the open hour and day included (the tests below compare with the charts of now).
     await server.database.db.transaction((tx) => rollUp(tx, server.clock.now()));
-    const full = await get<ProjectStatsView>(`/projects/${projectId}/stats/devices?range=30d`);
-    expect(kept.points).toEqual(full.points);
-    expect(kept.top).toEqual(full.top);
+    expect((await marks())['1h'].open).toBe(true);
   });
 
   it('drops whole partitions past retention and still answers 30 days from the rollups', async () => {

@@ -4,12 +4,20 @@ import type { Database, DbOrTx } from '../db/client.ts';
 import { ensureDailyPartitions } from '../db/partitions.ts';
 import { textArray } from '../db/text-array.ts';
 import { type BusEvent, EVENT_CHANNEL } from '../events/bus.ts';
+import {
+  DEVICE_MERGE,
+  DEVICE_ROLLUP_COLUMNS,
+  DIM_MERGE,
+  DIM_ROLLUP_COLUMNS,
+  deviceFromRaw,
+  dimFromRaw,
+} from './merge.ts';
 import { type DeviceSampleRow, type DimSampleRow, type PreviousSample, samplesOf } from './samples.ts';
 
 /**
  * The telemetry batch's statistics (gateway/ingest.ts writeTelemetry): the previous telemetry of
  * each device is read under the same row lock the state update takes, and the batch's sample rows
- * go in two multi-row INSERTs after the state commit, with at most one `stats.updated` live event
+ * go in two multi-row INSERTs after the state commit (and into the 5-minute rows, decision 0075), with at most one `stats.updated` live event
  * per project every STATS_EVENT_MIN_INTERVAL_MS (never one notification per message).
  */
 
@@ -62,6 +70,8 @@ export function sampleBatch(
 }
 
 const NO_PARTITION = '23514';
+/** Two batches adding to the same rows wait on each other in key order; a deadlock is retried anyway. */
+const DEADLOCK = '40P01';
 
 export class StatsWriter {
   private readonly lastEvent = new Map<number, number>();
@@ -87,10 +97,11 @@ export class StatsWriter {
           const times = batch.devices.map((d) => Date.parse(d.at));
           const from = new Date(Math.min(...times));
           const to = new Date(Math.max(...times));
-          await ensureDailyPartitions(this.database.pool, 'stats_device', from, to);
-          await ensureDailyPartitions(this.database.pool, 'stats_dim', from, to);
+          for (const table of ['stats_device', 'stats_dim', 'stats_device_5m', 'stats_dim_5m'])
+            await ensureDailyPartitions(this.database.pool, table, from, to);
           continue;
         }
+        if (code === DEADLOCK && attempt < 3) continue;
         throw err;
       }
     }
@@ -136,17 +147,31 @@ export class StatsWriter {
         tx_bytes: d.txBytes,
       })),
     );
+    // The 5-minute rows take the batch's samples in the same statement (decision 0075): each sample
+    // is added once, where the rollup job used to recompute every open bucket from the raw rows
+    // each minute. Rows go in key order, so two statements touching the same devices wait rather
+    // than deadlock.
     await this.database.db.execute(sql`
-      with dev as (
-        insert into stats_device (at, project_id, sn, cpu, memory, clients, rx_bytes, tx_bytes,
-                                  wan_rx_bytes, wan_tx_bytes, seconds)
+      with v as materialized (
         select * from jsonb_to_recordset(${deviceRows}::jsonb) as v(at timestamptz, project_id bigint,
           sn text, cpu real, memory real, clients integer, rx_bytes bigint, tx_bytes bigint,
           wan_rx_bytes bigint, wan_tx_bytes bigint, seconds real)
-      ), dim as (
-        insert into stats_dim (at, project_id, sn, kind, key, clients, rx_bytes, tx_bytes)
+      ), dev as (
+        insert into stats_device (at, project_id, sn, cpu, memory, clients, rx_bytes, tx_bytes,
+                                  wan_rx_bytes, wan_tx_bytes, seconds)
+        select * from v
+      ), dev5 as (
+        insert into stats_device_5m as t (${sql.raw(DEVICE_ROLLUP_COLUMNS)}) ${sql.raw(deviceFromRaw('v'))}
+        ${sql.raw(DEVICE_MERGE)}
+      ), w as materialized (
         select * from jsonb_to_recordset(${dimRows}::jsonb) as v(at timestamptz, project_id bigint,
           sn text, kind text, key text, clients integer, rx_bytes bigint, tx_bytes bigint)
+      ), dim as (
+        insert into stats_dim (at, project_id, sn, kind, key, clients, rx_bytes, tx_bytes)
+        select * from w
+      ), dim5 as (
+        insert into stats_dim_5m as t (${sql.raw(DIM_ROLLUP_COLUMNS)}) ${sql.raw(dimFromRaw('w'))}
+        ${sql.raw(DIM_MERGE)}
       )
       select pg_notify(${EVENT_CHANNEL}, t.p)
       from jsonb_array_elements_text(${JSON.stringify(events.map((e) => JSON.stringify(e)))}::jsonb)

@@ -11,6 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DbOrTx } from '../db/client.ts';
 import { dropPartitionsBefore, ensureDailyPartitions } from '../db/partitions.ts';
 import { addJobs, type JobRunner } from '../jobs/runner.ts';
+import { bucketOf, DEVICE_MERGE, DEVICE_ROLLUP_COLUMNS, DIM_MERGE, DIM_ROLLUP_COLUMNS } from './merge.ts';
 
 /**
  * Rollups and retention of the device statistics (docs/monitoring-storage.md, docs/decisions/0034).
@@ -20,12 +21,12 @@ import { addJobs, type JobRunner } from '../jobs/runner.ts';
  * 1. partitions: makes the days ahead of every partitioned stats table and drops whole partitions
  *    past each table's retention (on its own connections, before the job's transaction touches
  *    a stats table, so the DDL never waits on the job itself);
- * 2. rollups, raw → 5 min → 1 h → 1 day, each level recomputing every bucket from its watermark
- *    to now (the current bucket too, so charts are at most one run behind) with an upsert: running
- *    it twice, or on two instances one after the other, gives the same rows. The job's transaction
- *    holds an advisory lock, so two instances never interleave. A level's watermark moves to the
- *    start of the bucket that holds `now − LATE_MS` (a telemetry batch still committing) and never
- *    past its source level's watermark: buckets before it are final and are not recomputed.
+ * 2. rollups, 5 min → 1 h → 1 day (decision 0075; the 5-minute rows are kept at ingest): see
+ *    `rollUp`. Running it twice, or on two instances one after the other, gives the same rows: the
+ *    job's transaction holds an advisory lock, and what a level has folded moves with its rows. A
+ *    level's watermark moves to the start of the bucket that holds `now − LATE_MS` (a telemetry
+ *    batch still committing) and never past its source level's watermark: buckets before it are
+ *    final.
  */
 
 export const STATS_ROLLUP_JOB = 'stats-rollup';
@@ -35,7 +36,7 @@ const LATE_MS = 120_000;
 const DAY_MS = 86_400_000;
 /** A rollup run longer than this is logged (every other job of the instance waited for it). */
 const SLOW_ROLLUP_MS = 10_000;
-/** A level whose last run took less than this (ms) runs every minute, whatever its cadence. */
+/** A level whose open buckets took less than this (ms) to recompute is recomputed every run. */
 const CHEAP_LEVEL_MS = 500;
 /** Devices that serve clients over the air: the Status screen's "top APs". */
 export const AP_TYPES: readonly string[] = [
@@ -63,26 +64,24 @@ export type StatsLevel = '5m' | '1h' | '1d';
 interface LevelSpec {
   level: StatsLevel;
   seconds: number;
-  source: 'raw' | StatsLevel;
+  source: StatsLevel | null;
   /** Most source time one run handles (catching up after a long stop goes in steps). */
   maxSpanMs: number;
   /**
-   * The job's cadence for this level (decision 0072). Each run recomputes the level's open buckets
-   * in full — the current day of the daily level is every hourly row of the day so far — so at
-   * 10,000 devices a run of every level took ~15 s of PostgreSQL, which every minute was too much.
-   * The hourly level every 5 minutes and the daily one every 15 keep them as fresh as a chart of
-   * those buckets needs.
+   * Longest time between two runs that change the level once it folds (decision 0075): the hourly
+   * level takes each 5-minute bucket when it is final, the daily one each hour. The top lists of
+   * the ranges that read a level are kept as fresh as three of these.
    */
   everyMs: number;
 }
 
 const LEVELS: LevelSpec[] = [
-  { level: '5m', seconds: 300, source: 'raw', maxSpanMs: 6 * 3_600_000, everyMs: ROLLUP_INTERVAL_MS },
+  { level: '5m', seconds: 300, source: null, maxSpanMs: 6 * 3_600_000, everyMs: ROLLUP_INTERVAL_MS },
   { level: '1h', seconds: 3600, source: '5m', maxSpanMs: 3 * DAY_MS, everyMs: 5 * ROLLUP_INTERVAL_MS },
-  { level: '1d', seconds: 86_400, source: '1h', maxSpanMs: 20 * DAY_MS, everyMs: 15 * ROLLUP_INTERVAL_MS },
+  { level: '1d', seconds: 86_400, source: '1h', maxSpanMs: 20 * DAY_MS, everyMs: 60 * ROLLUP_INTERVAL_MS },
 ];
 
-/** How often the rollup job recomputes a level (and ranks the top lists that read it). */
+/** How often, at most, a level changes (and the top lists that read it are ranked). */
 export const LEVEL_EVERY_MS: Record<StatsLevel, number> = Object.fromEntries(
   LEVELS.map((l) => [l.level, l.everyMs]),
 ) as Record<StatsLevel, number>;
@@ -101,7 +100,7 @@ const PARTITIONED: { table: string; keep: number }[] = [
 const floorTo = (ms: number, seconds: number) => Math.floor(ms / (seconds * 1000)) * seconds * 1000;
 const ceilTo = (ms: number, seconds: number) => Math.ceil(ms / (seconds * 1000)) * seconds * 1000;
 
-const retentionOf = (level: 'raw' | StatsLevel) => STATS_RETENTION_DAYS[level] * DAY_MS;
+const retentionOf = (level: StatsLevel) => STATS_RETENTION_DAYS[level] * DAY_MS;
 
 /** Partitions ahead (today … +2 days, and back to what the rollups may still write) and retention. */
 export async function maintainPartitions(database: Database, now: Date): Promise<{ dropped: string[] }> {
@@ -121,51 +120,46 @@ export async function maintainPartitions(database: Database, now: Date): Promise
   return { dropped };
 }
 
-const bucketOf = (column: string, seconds: number) =>
-  `to_timestamp(floor(extract(epoch from ${column}) / ${seconds}) * ${seconds})`;
-
-function deviceRollupSql(spec: LevelSpec): string {
-  const target = `stats_device_${spec.level}`;
-  const select =
-    spec.source === 'raw'
-      ? `select ${bucketOf('at', spec.seconds)} as b, project_id, sn, count(*), avg(cpu), max(cpu), avg(memory), max(memory),
-           avg(clients), max(clients), sum(rx_bytes), sum(tx_bytes), sum(wan_rx_bytes), sum(wan_tx_bytes)
-         from stats_device where at >= $1::timestamptz and at < $2::timestamptz group by 1, 2, 3`
-      : `select ${bucketOf('bucket', spec.seconds)} as b, project_id, sn, sum(samples),
-           sum(cpu_avg * samples) / sum(samples), max(cpu_max), sum(memory_avg * samples) / sum(samples), max(memory_max),
-           sum(clients_avg * samples) / sum(samples), max(clients_max), sum(rx_bytes), sum(tx_bytes), sum(wan_rx_bytes), sum(wan_tx_bytes)
-         from stats_device_${spec.source} where bucket >= $1::timestamptz and bucket < $2::timestamptz group by 1, 2, 3`;
-  return `insert into ${target} (bucket, project_id, sn, samples, cpu_avg, cpu_max, memory_avg, memory_max,
-      clients_avg, clients_max, rx_bytes, tx_bytes, wan_rx_bytes, wan_tx_bytes) ${select}
-    on conflict (project_id, sn, bucket) do update set samples = excluded.samples, cpu_avg = excluded.cpu_avg,
-      cpu_max = excluded.cpu_max, memory_avg = excluded.memory_avg, memory_max = excluded.memory_max,
-      clients_avg = excluded.clients_avg, clients_max = excluded.clients_max, rx_bytes = excluded.rx_bytes,
-      tx_bytes = excluded.tx_bytes, wan_rx_bytes = excluded.wan_rx_bytes, wan_tx_bytes = excluded.wan_tx_bytes`;
+/** A level's rows from its source's rows in [$1, $2), in key order. */
+function deviceSelect(spec: LevelSpec): string {
+  return `select ${bucketOf('bucket', spec.seconds)} as b, project_id, sn, sum(samples),
+      sum(cpu_avg * samples) / sum(samples), max(cpu_max), sum(memory_avg * samples) / sum(samples), max(memory_max),
+      sum(clients_avg * samples) / sum(samples), max(clients_max), sum(rx_bytes), sum(tx_bytes), sum(wan_rx_bytes),
+      sum(wan_tx_bytes)
+    from stats_device_${spec.source} where bucket >= $1::timestamptz and bucket < $2::timestamptz
+    group by 1, 2, 3 order by 2, 3, 1`;
 }
 
-function dimRollupSql(spec: LevelSpec): string {
-  const target = `stats_dim_${spec.level}`;
-  const select =
-    spec.source === 'raw'
-      ? `select ${bucketOf('at', spec.seconds)} as b, project_id, sn, kind, key, count(*), avg(clients), max(clients),
-           sum(rx_bytes), sum(tx_bytes)
-         from stats_dim where at >= $1::timestamptz and at < $2::timestamptz group by 1, 2, 3, 4, 5`
-      : `select ${bucketOf('bucket', spec.seconds)} as b, project_id, sn, kind, key, sum(samples),
-           sum(clients_avg * samples) / sum(samples), max(clients_max), sum(rx_bytes), sum(tx_bytes)
-         from stats_dim_${spec.source} where bucket >= $1::timestamptz and bucket < $2::timestamptz group by 1, 2, 3, 4, 5`;
-  return `insert into ${target} (bucket, project_id, sn, kind, key, samples, clients_avg, clients_max, rx_bytes, tx_bytes)
-    ${select}
-    on conflict (project_id, sn, kind, key, bucket) do update set samples = excluded.samples,
-      clients_avg = excluded.clients_avg, clients_max = excluded.clients_max, rx_bytes = excluded.rx_bytes,
-      tx_bytes = excluded.tx_bytes`;
+function dimSelect(spec: LevelSpec): string {
+  return `select ${bucketOf('bucket', spec.seconds)} as b, project_id, sn, kind, key, sum(samples),
+      sum(clients_avg * samples) / sum(samples), max(clients_max), sum(rx_bytes), sum(tx_bytes)
+    from stats_dim_${spec.source} where bucket >= $1::timestamptz and bucket < $2::timestamptz
+    group by 1, 2, 3, 4, 5 order by 2, 3, 4, 5, 1`;
 }
 
-function projectRollupSql(spec: LevelSpec): string {
-  return `insert into stats_project_${spec.level} (bucket, project_id, devices, cpu_avg, memory_avg, clients,
+/** Adds the source's buckets in [$1, $2) to the level's rows (each source bucket once). */
+const foldSql = (spec: LevelSpec) => [
+  `insert into stats_device_${spec.level} as t (${DEVICE_ROLLUP_COLUMNS}) ${deviceSelect(spec)} ${DEVICE_MERGE}`,
+  `insert into stats_dim_${spec.level} as t (${DIM_ROLLUP_COLUMNS}) ${dimSelect(spec)} ${DIM_MERGE}`,
+];
+
+/** Recomputes the level's buckets from $1 on: its rows there go, and come back from the source up to $2. */
+const recomputeSql = (spec: LevelSpec) => [
+  `delete from stats_device_${spec.level} where bucket >= $1::timestamptz`,
+  `delete from stats_dim_${spec.level} where bucket >= $1::timestamptz`,
+  `delete from stats_project_${spec.level} where bucket >= $1::timestamptz`,
+  `delete from stats_project_dim_${spec.level} where bucket >= $1::timestamptz`,
+  `insert into stats_device_${spec.level} (${DEVICE_ROLLUP_COLUMNS}) ${deviceSelect(spec)}`,
+  `insert into stats_dim_${spec.level} (${DIM_ROLLUP_COLUMNS}) ${dimSelect(spec)}`,
+];
+
+/** The project rows of the level's buckets in [$1, $2), from its device rows (recomputed, not added). */
+function projectRollupSql(level: StatsLevel): string {
+  return `insert into stats_project_${level} (bucket, project_id, devices, cpu_avg, memory_avg, clients,
       rx_bytes, tx_bytes, wan_rx_bytes, wan_tx_bytes)
     select bucket, project_id, count(distinct sn), avg(cpu_avg), avg(memory_avg), sum(clients_avg), sum(rx_bytes),
       sum(tx_bytes), sum(wan_rx_bytes), sum(wan_tx_bytes)
-    from stats_device_${spec.level} where bucket >= $1::timestamptz and bucket < $2::timestamptz group by 1, 2
+    from stats_device_${level} where bucket >= $1::timestamptz and bucket < $2::timestamptz group by 1, 2
     on conflict (project_id, bucket) do update set devices = excluded.devices, cpu_avg = excluded.cpu_avg,
       memory_avg = excluded.memory_avg, clients = excluded.clients, rx_bytes = excluded.rx_bytes,
       tx_bytes = excluded.tx_bytes, wan_rx_bytes = excluded.wan_rx_bytes, wan_tx_bytes = excluded.wan_tx_bytes`;
@@ -189,85 +183,126 @@ async function exec(db: DbOrTx, text: string, params: unknown[]): Promise<void> 
 
 /** A level's first run starts at its source's oldest row (or now when there is none). */
 async function firstStart(db: DbOrTx, spec: LevelSpec, now: Date): Promise<number> {
-  const source =
-    spec.source === 'raw'
-      ? sql.raw('select min(at) as t from stats_device')
-      : sql.raw(`select min(bucket) as t from stats_device_${spec.source}`);
-  const result = (await db.execute(source)) as unknown as { rows: { t: string | Date | null }[] };
+  const table = spec.source === null ? 'stats_device_5m' : `stats_device_${spec.source}`;
+  const result = (await db.execute(sql.raw(`select min(bucket) as t from ${table}`))) as unknown as {
+    rows: { t: string | Date | null }[];
+  };
   const oldest = result.rows[0]?.t ? new Date(result.rows[0].t).getTime() : now.getTime();
-  return floorTo(Math.max(oldest, now.getTime() - retentionOf(spec.source)), spec.seconds);
+  return floorTo(Math.max(oldest, now.getTime() - retentionOf(spec.source ?? '5m')), spec.seconds);
 }
 
 /**
- * Runs the levels once at `now` (inside the caller's transaction). Answers the watermarks. With
- * `cadence` (the job) a level runs only when its `everyMs` has passed since it last ran, and the top
- * lists of the ranges that read it are ranked only then; without it (tests, tools) every level runs.
+ * Where a source table's rows still are whole: the start of its oldest day partition (retention
+ * drops whole days). A recompute from before it would delete rows it cannot make again.
+ */
+async function oldestKept(db: DbOrTx, table: string): Promise<number> {
+  const result = (await db.execute(
+    sql`select min(c.relname) as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+         join pg_class p on p.oid = i.inhparent where p.relname = ${table} and p.relnamespace = 'public'::regnamespace`,
+  )) as unknown as { rows: { name: string | null }[] };
+  const m = /_p(\d{4})(\d{2})(\d{2})$/.exec(result.rows[0]?.name ?? '');
+  return m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : Number.NEGATIVE_INFINITY;
+}
+
+type Mark = {
+  level: string;
+  done_until: string | Date;
+  took_ms: number | null;
+  folded_until: string | Date | null;
+  open: boolean;
+};
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Runs the levels once at `now` (inside the caller's transaction) and answers their watermarks
+ * (decision 0075).
+ * - 5 min: its device and dimension rows are kept at ingest; the run recomputes the project rows of
+ *   the open buckets (from the watermark to now) and moves the watermark to the bucket that holds
+ *   `now − LATE_MS`.
+ * - 1 h and 1 day: while recomputing the open buckets (from the level's watermark to now, the
+ *   source's open buckets too) takes under `cheapMs` (a small fleet), every run does that, so its
+ *   charts and top lists move every minute. Past that, the level *folds*: it adds each source bucket
+ *   once, when it is final (before the source's watermark), to its rows — after a first recompute of
+ *   what an earlier run left open. Either way the project rows of the touched buckets are recomputed.
+ * Every run of the level that changed something ranks the top lists that read it.
  */
 export async function rollUp(
   db: DbOrTx,
   now: Date,
-  options: { cadence?: boolean; cheapMs?: number } = {},
+  options: { cheapMs?: number } = {},
 ): Promise<Record<StatsLevel, Date>> {
   const cheapMs = options.cheapMs ?? CHEAP_LEVEL_MS;
   await db.execute(sql`select pg_advisory_xact_lock(hashtext('stats-rollup'))`);
-  type Mark = {
-    level: string;
-    done_until: string | Date;
-    ran_at: string | Date | null;
-    took_ms: number | null;
-  };
-  const rows = (await db.execute<Mark>(
-    sql`select level, done_until, ran_at, took_ms from stats_watermarks`,
-  )) as unknown as { rows: Mark[] };
-  const took = new Map(rows.rows.map((r) => [r.level, r.took_ms]));
-  const marks = new Map(rows.rows.map((r) => [r.level, new Date(r.done_until).getTime()]));
-  const ran = new Map(
-    rows.rows.map((r) => [r.level, r.ran_at === null ? null : new Date(r.ran_at).getTime()]),
+  const stored = new Map(
+    (
+      (await db.execute<Mark>(
+        sql`select level, done_until, took_ms, folded_until, open from stats_watermarks`,
+      )) as unknown as { rows: Mark[] }
+    ).rows.map((r) => [r.level, r]),
   );
-  let sourceMark = now.getTime() - LATE_MS;
+  const t = now.getTime();
   const out = {} as Record<StatsLevel, Date>;
-  const levelsRun = new Set<StatsLevel>();
+  const changed = new Set<StatsLevel>();
+  let sourceMark = t - LATE_MS;
   for (const spec of LEVELS) {
-    const last = ran.get(spec.level);
-    const stored = marks.get(spec.level);
-    // Not due: its watermark stays (the next level never goes past it). A small margin: the job's
-    // slots are a minute apart, and a run a little early must not wait a whole cadence more.
-    // A level that took little last time (a small fleet) runs every time: its charts stay a
-    // minute fresh, and the first data of a new fleet shows at once.
-    const cheap = (took.get(spec.level) ?? Number.POSITIVE_INFINITY) < cheapMs;
-    if (
-      options.cadence &&
-      !cheap &&
-      stored !== undefined &&
-      last != null &&
-      now.getTime() - last < spec.everyMs - ROLLUP_INTERVAL_MS / 2 &&
-      now.getTime() >= last
-    ) {
-      out[spec.level] = new Date(stored);
-      sourceMark = stored;
-      continue;
-    }
-    levelsRun.add(spec.level);
+    const mark = stored.get(spec.level);
+    const start = mark ? new Date(mark.done_until).getTime() : await firstStart(db, spec, now);
     const began = performance.now();
-    const start = stored ?? (await firstStart(db, spec, now));
-    const end = Math.min(ceilTo(now.getTime() + 1, spec.seconds), start + spec.maxSpanMs);
-    const params = [new Date(start).toISOString(), new Date(end).toISOString()];
-    await exec(db, deviceRollupSql(spec), params);
-    await exec(db, dimRollupSql(spec), params);
-    await exec(db, projectRollupSql(spec), params);
-    if (spec.level !== '5m') await exec(db, projectDimRollupSql(spec.level), params);
-    const mark = Math.max(start, floorTo(Math.min(sourceMark, end), spec.seconds));
+    let done: number;
+    let folded: number | null = null;
+    let open = false;
+    let took: number | null = mark?.took_ms ?? null;
+    // The level's buckets whose project rows are recomputed: [from, to).
+    let from = start;
+    let to = start;
+    if (spec.source === null) {
+      // The open 5-minute buckets: ingest keeps their device rows.
+      to = Math.min(ceilTo(t + 1, spec.seconds), start + spec.maxSpanMs);
+      done = Math.max(start, floorTo(Math.min(sourceMark, to), spec.seconds));
+    } else {
+      const prevFolded = mark?.folded_until ? new Date(mark.folded_until).getTime() : null;
+      const cheap = (took ?? Number.POSITIVE_INFINITY) < cheapMs;
+      if (cheap || prevFolded === null || mark?.open) {
+        // Recompute from the watermark: up to now when cheap (the source's open buckets too), else
+        // up to the source's final buckets, from where the level folds.
+        const end = Math.min(cheap ? ceilTo(t + 1, spec.seconds) : sourceMark, start + spec.maxSpanMs);
+        // Buckets whose source rows retention has dropped (a server stopped for days) stay as they are.
+        from = Math.max(start, ceilTo(await oldestKept(db, `stats_device_${spec.source}`), spec.seconds));
+        if (end > from) for (const text of recomputeSql(spec)) await exec(db, text, [iso(from), iso(end)]);
+        folded = Math.min(end, sourceMark);
+        open = end > sourceMark;
+        to = ceilTo(end, spec.seconds);
+        took = Math.round(performance.now() - began);
+      } else {
+        const end = Math.min(sourceMark, prevFolded + spec.maxSpanMs);
+        folded = prevFolded;
+        if (end > prevFolded) {
+          for (const text of foldSql(spec)) await exec(db, text, [iso(prevFolded), iso(end)]);
+          folded = end;
+          from = floorTo(prevFolded, spec.seconds);
+          to = ceilTo(end, spec.seconds);
+        }
+      }
+      done = Math.max(start, floorTo(folded, spec.seconds));
+    }
+    if (to > from) {
+      await exec(db, projectRollupSql(spec.level), [iso(from), iso(to)]);
+      if (spec.level !== '5m') await exec(db, projectDimRollupSql(spec.level), [iso(from), iso(to)]);
+      changed.add(spec.level);
+      if (spec.source === null) took = Math.round(performance.now() - began);
+    }
     await db.execute(
-      sql`insert into stats_watermarks (level, done_until, ran_at, took_ms)
-          values (${spec.level}, ${new Date(mark).toISOString()}::timestamptz, ${now.toISOString()}::timestamptz,
-                  ${Math.round(performance.now() - began)})
+      sql`insert into stats_watermarks (level, done_until, ran_at, took_ms, folded_until, open)
+          values (${spec.level}, ${iso(done)}::timestamptz, ${now.toISOString()}::timestamptz, ${took},
+                  ${folded === null ? null : iso(folded)}::timestamptz, ${open})
           on conflict (level) do update set done_until = excluded.done_until, ran_at = excluded.ran_at,
-            took_ms = excluded.took_ms`,
+            took_ms = excluded.took_ms, folded_until = excluded.folded_until, open = excluded.open`,
     );
-    out[spec.level] = new Date(mark);
-    sourceMark = mark;
+    out[spec.level] = new Date(done);
+    sourceMark = done;
   }
-  await refreshTopLists(db, now, out, (level) => levelsRun.has(level));
+  await refreshTopLists(db, now, out, (level) => changed.has(level));
   return out;
 }
 
@@ -371,7 +406,7 @@ export function registerStatsRollup(
     const { dropped } = await maintainPartitions(deps.database, now);
     if (dropped.length) deps.log.info({ dropped }, 'stats: partitions past retention dropped');
     const started = performance.now();
-    const marks = await rollUp(tx, now, { cadence: true });
+    const marks = await rollUp(tx, now);
     const ms = Math.round(performance.now() - started);
     // Jobs run one at a time per instance: a rollup this long holds the others back.
     if (ms > SLOW_ROLLUP_MS) deps.log.warn({ ms, marks }, 'stats: rollup run slow');

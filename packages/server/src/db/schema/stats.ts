@@ -1,4 +1,4 @@
-import { bigint, integer, pgTable, real, text } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, pgTable, real, text } from 'drizzle-orm/pg-core';
 import { tstz } from './columns.ts';
 
 // Device statistics time series (src/stats/, migration 0009, docs/monitoring-storage.md). The tables
@@ -37,8 +37,12 @@ export const statsDim = pgTable('stats_dim', {
 export const statsWatermarks = pgTable('stats_watermarks', {
   level: text('level').primaryKey(),
   doneUntil: tstz('done_until').notNull(),
-  /** When the rollup job last computed this level (its cadence, stats/rollup.ts). */
+  /** When the rollup job last computed this level (stats/rollup.ts). */
   ranAt: tstz('ran_at'),
-  /** How long that run of the level took (ms). */
+  /** How long the level's last recompute of its open buckets took (ms): past 0.5 s, it folds. */
   tookMs: integer('took_ms'),
+  /** How far the level has added its source's final buckets (migration 0035); null: not yet. */
+  foldedUntil: tstz('folded_until'),
+  /** Its rows hold source buckets that were not final yet (recomputed before the next fold). */
+  open: boolean('open').notNull().default(false),
 });
