@@ -447,8 +447,9 @@ describe('aggregates per range', () => {
   });
 
   it('folds each final bucket once, as the job does past a small fleet: the rows a recompute from every sample gives (decision 0075)', async () => {
-    // cheapMs 0: recomputing the open buckets is never cheap, so the hourly and daily levels fold.
-    const job = () => server.database.db.transaction((tx) => rollUp(tx, server.clock.now(), { cheapMs: 0 }));
+    // cheapRows 0: recomputing the open buckets is never cheap, so the hourly and daily levels fold.
+    const job = () =>
+      server.database.db.transaction((tx) => rollUp(tx, server.clock.now(), { cheapRows: 0 }));
     const marks = async () =>
       Object.fromEntries(
         (

@@ -14,6 +14,19 @@ import type { Pool, PoolClient } from 'pg';
  */
 
 const NAME = /^[a-z_][a-z0-9_]{0,40}$/;
+
+/**
+ * Storage parameters of a table's partitions. The 5-minute and hourly statistics rows are updated in
+ * place as samples are added (decision 0075: each telemetry adds to its 5-minute row, each fold to
+ * its hour's): room on the page keeps those updates HOT (no new index entries), as for device_state
+ * (decision 0071). Migration 0035 sets the partitions that existed before.
+ */
+const PARTITION_STORAGE: Record<string, string> = {
+  stats_device_5m: 'fillfactor = 70',
+  stats_dim_5m: 'fillfactor = 70',
+  stats_device_1h: 'fillfactor = 70',
+  stats_dim_1h: 'fillfactor = 70',
+};
 const DAY_MS = 86_400_000;
 
 function checkName(table: string): void {
@@ -77,6 +90,7 @@ export async function ensureDailyPartitions(
     await client.query('begin');
     await client.query('select pg_advisory_xact_lock(hashtext($1))', [`partitions:${table}`]);
     const existing = new Set((await listPartitions(client, table)).map((p) => p.name));
+    const storage = PARTITION_STORAGE[table] ? ` with (${PARTITION_STORAGE[table]})` : '';
     for (
       let day = startOfUtcDay(from);
       day.getTime() <= to.getTime();
@@ -87,7 +101,7 @@ export async function ensureDailyPartitions(
       const next = new Date(day.getTime() + DAY_MS);
       await client.query(
         `create table if not exists ${name} partition of ${table}
-           for values from ('${day.toISOString()}') to ('${next.toISOString()}')`,
+           for values from ('${day.toISOString()}') to ('${next.toISOString()}')${storage}`,
       );
       created.push(name);
     }

@@ -36,8 +36,12 @@ const LATE_MS = 120_000;
 const DAY_MS = 86_400_000;
 /** A rollup run longer than this is logged (every other job of the instance waited for it). */
 const SLOW_ROLLUP_MS = 10_000;
-/** A level whose open buckets took less than this (ms) to recompute is recomputed every run. */
-const CHEAP_LEVEL_MS = 500;
+/**
+ * A level whose open buckets held fewer rows than this when last recomputed (device and dimension
+ * rows: ~1,400 access points for the hourly level) is recomputed every run; past it, it folds. A count,
+ * not a duration: one slow run on a loaded machine must not turn a small fleet's charts to folding.
+ */
+const CHEAP_OPEN_ROWS = 10_000;
 /** Devices that serve clients over the air: the Status screen's "top APs". */
 export const AP_TYPES: readonly string[] = [
   DeviceType.AP,
@@ -174,11 +178,13 @@ function projectDimRollupSql(level: StatsLevel): string {
       rx_bytes = excluded.rx_bytes, tx_bytes = excluded.tx_bytes`;
 }
 
-async function exec(db: DbOrTx, text: string, params: unknown[]): Promise<void> {
+/** Answers the rows the statement wrote (of the inserts: the rows made; counted with the deletes too). */
+async function exec(db: DbOrTx, text: string, params: unknown[]): Promise<number> {
   // Placeholders $1, $2 become drizzle parameters.
   const parts = text.split(/\$(\d)/);
   const chunks = parts.map((p, i) => (i % 2 === 0 ? sql.raw(p) : sql`${params[Number(p) - 1]}`));
-  await db.execute(sql.join(chunks, sql.raw('')));
+  const result = (await db.execute(sql.join(chunks, sql.raw('')))) as unknown as { rowCount: number | null };
+  return text.startsWith('insert') ? (result.rowCount ?? 0) : 0;
 }
 
 /** A level's first run starts at its source's oldest row (or now when there is none). */
@@ -208,6 +214,7 @@ type Mark = {
   level: string;
   done_until: string | Date;
   took_ms: number | null;
+  open_rows: number | null;
   folded_until: string | Date | null;
   open: boolean;
 };
@@ -221,7 +228,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  *   the open buckets (from the watermark to now) and moves the watermark to the bucket that holds
  *   `now − LATE_MS`.
  * - 1 h and 1 day: while recomputing the open buckets (from the level's watermark to now, the
- *   source's open buckets too) takes under `cheapMs` (a small fleet), every run does that, so its
+ *   source's open buckets too) writes under `cheapRows` rows (a small fleet), every run does that, so its
  *   charts and top lists move every minute. Past that, the level *folds*: it adds each source bucket
  *   once, when it is final (before the source's watermark), to its rows — after a first recompute of
  *   what an earlier run left open. Either way the project rows of the touched buckets are recomputed.
@@ -230,14 +237,14 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export async function rollUp(
   db: DbOrTx,
   now: Date,
-  options: { cheapMs?: number } = {},
+  options: { cheapRows?: number } = {},
 ): Promise<Record<StatsLevel, Date>> {
-  const cheapMs = options.cheapMs ?? CHEAP_LEVEL_MS;
+  const cheapRows = options.cheapRows ?? CHEAP_OPEN_ROWS;
   await db.execute(sql`select pg_advisory_xact_lock(hashtext('stats-rollup'))`);
   const stored = new Map(
     (
       (await db.execute<Mark>(
-        sql`select level, done_until, took_ms, folded_until, open from stats_watermarks`,
+        sql`select level, done_until, took_ms, open_rows, folded_until, open from stats_watermarks`,
       )) as unknown as { rows: Mark[] }
     ).rows.map((r) => [r.level, r]),
   );
@@ -252,7 +259,7 @@ export async function rollUp(
     let done: number;
     let folded: number | null = null;
     let open = false;
-    let took: number | null = mark?.took_ms ?? null;
+    let openRows: number | null = mark?.open_rows ?? null;
     // The level's buckets whose project rows are recomputed: [from, to).
     let from = start;
     let to = start;
@@ -262,18 +269,19 @@ export async function rollUp(
       done = Math.max(start, floorTo(Math.min(sourceMark, to), spec.seconds));
     } else {
       const prevFolded = mark?.folded_until ? new Date(mark.folded_until).getTime() : null;
-      const cheap = (took ?? Number.POSITIVE_INFINITY) < cheapMs;
+      const cheap = (openRows ?? Number.POSITIVE_INFINITY) < cheapRows;
       if (cheap || prevFolded === null || mark?.open) {
         // Recompute from the watermark: up to now when cheap (the source's open buckets too), else
         // up to the source's final buckets, from where the level folds.
         const end = Math.min(cheap ? ceilTo(t + 1, spec.seconds) : sourceMark, start + spec.maxSpanMs);
         // Buckets whose source rows retention has dropped (a server stopped for days) stay as they are.
         from = Math.max(start, ceilTo(await oldestKept(db, `stats_device_${spec.source}`), spec.seconds));
-        if (end > from) for (const text of recomputeSql(spec)) await exec(db, text, [iso(from), iso(end)]);
+        openRows = 0;
+        if (end > from)
+          for (const text of recomputeSql(spec)) openRows += await exec(db, text, [iso(from), iso(end)]);
         folded = Math.min(end, sourceMark);
         open = end > sourceMark;
         to = ceilTo(end, spec.seconds);
-        took = Math.round(performance.now() - began);
       } else {
         const end = Math.min(sourceMark, prevFolded + spec.maxSpanMs);
         folded = prevFolded;
@@ -290,14 +298,15 @@ export async function rollUp(
       await exec(db, projectRollupSql(spec.level), [iso(from), iso(to)]);
       if (spec.level !== '5m') await exec(db, projectDimRollupSql(spec.level), [iso(from), iso(to)]);
       changed.add(spec.level);
-      if (spec.source === null) took = Math.round(performance.now() - began);
     }
+    const took = Math.round(performance.now() - began);
     await db.execute(
-      sql`insert into stats_watermarks (level, done_until, ran_at, took_ms, folded_until, open)
+      sql`insert into stats_watermarks (level, done_until, ran_at, took_ms, open_rows, folded_until, open)
           values (${spec.level}, ${iso(done)}::timestamptz, ${now.toISOString()}::timestamptz, ${took},
-                  ${folded === null ? null : iso(folded)}::timestamptz, ${open})
+                  ${openRows}, ${folded === null ? null : iso(folded)}::timestamptz, ${open})
           on conflict (level) do update set done_until = excluded.done_until, ran_at = excluded.ran_at,
-            took_ms = excluded.took_ms, folded_until = excluded.folded_until, open = excluded.open`,
+            took_ms = excluded.took_ms, open_rows = excluded.open_rows, folded_until = excluded.folded_until,
+            open = excluded.open`,
     );
     out[spec.level] = new Date(done);
     sourceMark = done;

@@ -39,8 +39,10 @@ export const statsWatermarks = pgTable('stats_watermarks', {
   doneUntil: tstz('done_until').notNull(),
   /** When the rollup job last computed this level (stats/rollup.ts). */
   ranAt: tstz('ran_at'),
-  /** How long the level's last recompute of its open buckets took (ms): past 0.5 s, it folds. */
+  /** How long the level's last run took (ms). */
   tookMs: integer('took_ms'),
+  /** Rows its last recompute of its open buckets wrote: under 10,000 it recomputes, else folds. */
+  openRows: integer('open_rows'),
   /** How far the level has added its source's final buckets (migration 0035); null: not yet. */
   foldedUntil: tstz('folded_until'),
   /** Its rows hold source buckets that were not final yet (recomputed before the next fold). */
