@@ -55,7 +55,7 @@ import {
   probeApi,
 } from './broker.ts';
 import { fleetInChildren, fleetInProcess } from './fleet-runner.ts';
-import { apiCaller, signUpWithProject, waitForHealth } from './http.ts';
+import { apiCaller, jobSeconds, jobsBetween, signUpWithProject, waitForHealth } from './http.ts';
 import { type DeviceType, fleetSnPlan } from './plan.ts';
 
 const args = process.argv.slice(2);
@@ -246,7 +246,10 @@ async function main() {
       clients: `/projects/${project.id}/clients?pageSize=20`,
     };
     const steadyProbe = probeApi(call, screens);
+    const jobs0 = await jobSeconds(base);
     await new Promise((r) => setTimeout(r, STEADY_S * 1000));
+    // The durable jobs of the steady window (the statistics rollup: decision 0075).
+    const steadyJobs = jobsBetween(jobs0, await jobSeconds(base));
     const steadyApi = await steadyProbe.stop();
     const steadySlowCalls = steadyProbe.slowCalls();
     const steady = sample();
@@ -282,11 +285,13 @@ async function main() {
       apiWindowS: number;
       api: Record<string, Latency>;
       slowCalls: { name: string; at: string; ms: number }[];
+      jobs: Record<string, { runs: number; seconds: number }>;
       serverCpuSeconds: number;
       postgresCpuSeconds: number;
     } | null = null;
     if (STORM) {
       const before = sample();
+      const jobsBefore = await jobSeconds(base);
       const probe = probeApi(call, screens);
       await fleet.mark();
       const t2 = Date.now();
@@ -325,6 +330,7 @@ async function main() {
         apiWindowS: Math.max(STORM_WINDOW_S, Math.ceil(onlineAgainMs / 1000)),
         api: await probe.stop(),
         slowCalls: probe.slowCalls(),
+        jobs: jobsBetween(jobsBefore, await jobSeconds(base)),
         serverCpuSeconds: +(after.server.cpuSeconds - before.server.cpuSeconds).toFixed(1),
         postgresCpuSeconds: +(after.postgres.cpuSeconds - before.postgres.cpuSeconds).toFixed(1),
       };
@@ -365,6 +371,7 @@ async function main() {
       onlineAgain: onlineAfterReboot,
       steadyApi,
       steadySlowCalls,
+      steadyJobs,
       storm,
       cpuMsPerDevice: {
         connectServer: +(((afterOnline.server.cpuSeconds - idle.server.cpuSeconds) * 1000) / N).toFixed(2),

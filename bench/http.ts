@@ -57,3 +57,38 @@ export async function signUpWithProject(
   });
   return call<{ id: number }>('POST', '/projects', { name: projectName, scenario: 'enterprise' });
 }
+
+export type JobTotals = Record<string, { count: number; sum: number }>;
+
+/** Each durable job kind's runs and seconds so far, from the server's /metrics (loopback: no token). */
+export async function jobSeconds(base: string): Promise<JobTotals> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const out: JobTotals = {};
+  for (const m of text.matchAll(/^beacon_job_duration_seconds_(sum|count)\{kind="([^"]+)"\} (\S+)$/gm)) {
+    const j = out[m[2]] ?? { count: 0, sum: 0 };
+    j[m[1] as 'sum' | 'count'] = Number(m[3]);
+    out[m[2]] = j;
+  }
+  return out;
+}
+
+/** The jobs that ran between two readings (the statistics rollup above all): runs and seconds. */
+export function jobsBetween(
+  before: JobTotals,
+  after: JobTotals,
+): Record<string, { runs: number; seconds: number }> {
+  return Object.fromEntries(
+    Object.entries(after)
+      .map(
+        ([kind, j]) =>
+          [
+            kind,
+            {
+              runs: j.count - (before[kind]?.count ?? 0),
+              seconds: +(j.sum - (before[kind]?.sum ?? 0)).toFixed(2),
+            },
+          ] as const,
+      )
+      .filter(([, j]) => j.runs > 0),
+  );
+}

@@ -60,7 +60,7 @@ import pg from 'pg';
 import { freePort } from '../packages/server/src/db/embedded.ts';
 import { ensureDailyPartitions } from '../packages/server/src/db/partitions.ts';
 import { checkOpenFiles } from './broker.ts';
-import { apiCaller, signUpWithProject, waitForHealth } from './http.ts';
+import { apiCaller, jobSeconds, jobsBetween, signUpWithProject, waitForHealth } from './http.ts';
 
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 1000);
@@ -119,18 +119,6 @@ async function topStatements(pool: pg.Pool) {
     rows: Number(r.rows),
     query: r.query,
   }));
-}
-
-/** Each job kind's runs and seconds so far, from the server's /metrics (loopback: no token). */
-async function jobSeconds(base: string): Promise<Record<string, { count: number; sum: number }>> {
-  const text = await (await fetch(`${base}/metrics`)).text();
-  const out: Record<string, { count: number; sum: number }> = {};
-  for (const m of text.matchAll(/^beacon_job_duration_seconds_(sum|count)\{kind="([^"]+)"\} (\S+)$/gm)) {
-    const j = out[m[2]] ?? { count: 0, sum: 0 };
-    j[m[1] as 'sum' | 'count'] = Number(m[3]);
-    out[m[2]] = j;
-  }
-  return out;
 }
 
 /** Rows written so far per table (PostgreSQL's cumulative statistics, flushed about once a second). */
@@ -618,17 +606,7 @@ async function run() {
         }),
       ),
       // The durable jobs that ran in the window (the statistics rollup above all): runs and seconds.
-      jobsInWindow: Object.fromEntries(
-        Object.entries(jobs1)
-          .map(([kind, j]) => [
-            kind,
-            {
-              runs: j.count - (jobs0[kind]?.count ?? 0),
-              seconds: +(j.sum - (jobs0[kind]?.sum ?? 0)).toFixed(2),
-            },
-          ])
-          .filter(([, j]) => (j as { runs: number }).runs > 0),
-      ),
+      jobsInWindow: jobsBetween(jobs0, jobs1),
       statements,
       deadlocksSinceStart: Number(dl[0]?.deadlocks ?? 0),
     };

@@ -1,18 +1,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { type MqttLink, type SimulatedDevice, startDevice } from '@beacon/agent';
 import { downTopic, upTopic } from '@beacon/protocol';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../src/db/embedded.ts';
 import { deviceEvents } from '../src/db/schema.ts';
 import { SYSTEM_ACTOR } from '../src/gateway/commands.ts';
 import { deviceRow, testSn, waitFor } from './devices.helpers.ts';
+import { eventLoad, unstoredEvents } from './helpers/event-load.ts';
 import { startTestServer, type TestServer } from './helpers/harness.ts';
 import { NatsCluster, natsServerBinary } from './helpers/nats-cluster.ts';
 
@@ -44,15 +45,6 @@ const bLog: string[] = [];
 const sns: string[] = [];
 const devices: SimulatedDevice[] = [];
 const serverUser = { user: 'beacon-server', password: randomBytes(12).toString('hex') };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function natsEnv(): Record<string, string> {
   return {
@@ -226,26 +218,8 @@ describe(`NATS broker kind: a 3-node cluster, two instances${SKIP_REASON}`, () =
     { timeout: 120_000, retry: 0 },
     async () => {
       // Events every 150 ms from every device; an event counts once its PUBACK has come back.
-      const acked = new Map<string, string[]>(sns.slice(0, FLEET).map((sn) => [sn, []]));
       let sending = true;
-      let seq = 0;
-      const senders = devices.map(async (d) => {
-        while (sending) {
-          const id = `nats-${++seq}`;
-          const payload = JSON.stringify({
-            id,
-            ts: Date.now(),
-            event: 'password-changed',
-            level: 'info',
-            message: id,
-          });
-          await d
-            .publishRaw(upTopic(d.sn, 'event'), payload, 1)
-            .then(() => acked.get(d.sn)!.push(id))
-            .catch(() => undefined);
-          await new Promise((r) => setTimeout(r, 150));
-        }
-      });
+      const events = eventLoad(devices, () => sending, 'nats');
       await new Promise((r) => setTimeout(r, 2000));
 
       // The node to kill: one that carries devices and a replica, but does not lead the stream
@@ -276,7 +250,7 @@ describe(`NATS broker kind: a 3-node cluster, two instances${SKIP_REASON}`, () =
       }
       await new Promise((r) => setTimeout(r, 2000));
       sending = false;
-      await Promise.all(senders);
+      await events.done;
 
       // The killed node's devices are back, on another node (their only other choices).
       const killedAt = Date.now();
@@ -322,28 +296,13 @@ describe(`NATS broker kind: a 3-node cluster, two instances${SKIP_REASON}`, () =
       ).toEqual([]);
 
       // Every acknowledged event is stored (what B held unacknowledged comes back after ack_wait).
-      const total = [...acked.values()].reduce((n, ids) => n + ids.length, 0);
+      const total = events.acked.length;
       expect(total).toBeGreaterThan(FLEET * 20);
       const missing = await waitFor(
-        async () => {
-          const rows = await a.database.db
-            .select({ sn: deviceEvents.sn, eventId: deviceEvents.eventId })
-            .from(deviceEvents)
-            .where(inArray(deviceEvents.sn, [...acked.keys()]));
-          const stored = new Set(rows.map((r) => `${r.sn}/${r.eventId}`));
-          const lost = [...acked].flatMap(([sn, ids]) => ids.filter((id) => !stored.has(`${sn}/${id}`)));
-          return lost.length === 0 ? [] : null;
-        },
+        async () => ((await unstoredEvents(a.database.db, events.acked)).length === 0 ? [] : null),
         'every acknowledged event stored',
         (ACK_WAIT_SECONDS + 15) * 1000,
-      ).catch(async () => {
-        const rows = await a.database.db
-          .select({ sn: deviceEvents.sn, eventId: deviceEvents.eventId })
-          .from(deviceEvents)
-          .where(inArray(deviceEvents.sn, [...acked.keys()]));
-        const stored = new Set(rows.map((r) => `${r.sn}/${r.eventId}`));
-        return [...acked].flatMap(([sn, ids]) => ids.filter((id) => !stored.has(`${sn}/${id}`)));
-      });
+      ).catch(() => unstoredEvents(a.database.db, events.acked));
       expect({ total, missing }).toEqual({ total, missing: [] });
       console.log(
         `${total} events acknowledged by the broker, all stored ${Date.now() - killedAt} ms after the kill`,

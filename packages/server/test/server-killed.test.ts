@@ -3,16 +3,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type SimulatedDevice, startDevice } from '@beacon/agent';
-import { CommandState, upTopic } from '@beacon/protocol';
+import { CommandState } from '@beacon/protocol';
 import { inArray } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { connect, type Database } from '../src/db/client.ts';
 import { freePort } from '../src/db/embedded.ts';
-import { deviceCommands, deviceEvents, devices } from '../src/db/schema.ts';
+import { deviceCommands, devices } from '../src/db/schema.ts';
 import { deviceRow, insertProject, testSn, waitFor } from './devices.helpers.ts';
 import { createAccount, type TestAccount } from './helpers/accounts.ts';
+import { eventLoad, unstoredEvents } from './helpers/event-load.ts';
 import { createDatabase, HttpClient, TestClock, type TestServer } from './helpers/harness.ts';
 import { HAS_MOSQUITTO, startMosquitto, type TestMosquitto } from './helpers/mosquitto.ts';
 import { ServerProcess } from './helpers/server-process.ts';
@@ -145,46 +146,6 @@ describe.skipIf(!EXTERNAL && !HAS_MOSQUITTO)('the server process killed or stopp
     return started;
   }
 
-  /**
-   * Each device publishes a QoS 1 event (a unique id) every 150 ms while `running()`; `acked` lists
-   * those whose PUBACK came back, with its time (mqtt.js devices: the publish resolves on it).
-   */
-  function eventLoad(senders: SimulatedDevice[], running: () => boolean) {
-    const acked: { sn: string; id: string; at: number }[] = [];
-    let seq = 0;
-    const loops = senders.map(async (d) => {
-      while (running()) {
-        const id = `load-${++seq}`;
-        const payload = JSON.stringify({
-          id,
-          ts: Date.now(),
-          event: 'port-up',
-          level: 'info',
-          message: 'load',
-        });
-        try {
-          await d.link.publishRaw(upTopic(d.sn, 'event'), payload, 1);
-          acked.push({ sn: d.sn, id, at: Date.now() });
-        } catch {}
-        await new Promise((r) => setTimeout(r, 150));
-      }
-    });
-    return { acked, done: Promise.all(loops) };
-  }
-
-  async function storedEvents(senders: SimulatedDevice[]): Promise<Set<string>> {
-    const rows = await database.db
-      .select({ sn: deviceEvents.sn, id: deviceEvents.eventId })
-      .from(deviceEvents)
-      .where(
-        inArray(
-          deviceEvents.sn,
-          senders.map((d) => d.sn),
-        ),
-      );
-    return new Set(rows.map((e) => `${e.sn}/${e.id}`));
-  }
-
   it('SIGKILL mid bulk action and mid configuration push: every command ends once, every device converges', async () => {
     await stopAll();
     const first = await startServer();
@@ -310,16 +271,16 @@ describe.skipIf(!EXTERNAL && !HAS_MOSQUITTO)('the server process killed or stopp
     const before = acked.filter((a) => a.at < signalledAt);
     expect(before.length).toBeGreaterThan(50);
     expect(saved.length).toBeGreaterThan(5);
-    const stored = await storedEvents(senders);
+    const unstored = new Set((await unstoredEvents(database.db, acked)).map((a) => `${a.sn}/${a.id}`));
     // Every event acknowledged before the signal is stored: received ones are written before exit.
-    expect(before.filter((a) => !stored.has(`${a.sn}/${a.id}`))).toEqual([]);
+    expect(before.filter((a) => unstored.has(`${a.sn}/${a.id}`))).toEqual([]);
     // Every HTTP write answered 200 is stored.
     const rows = await database.db.select({ sn: devices.sn }).from(devices).where(inArray(devices.sn, saved));
     expect(rows.map((r) => r.sn).sort()).toEqual([...saved].sort());
     const after = acked.filter((a) => a.at >= signalledAt);
     console.log(
       `graceful shutdown: ${before.length} events acknowledged before SIGTERM (all stored), ${after.length} after ` +
-        `(${after.filter((a) => stored.has(`${a.sn}/${a.id}`)).length} stored); ${saved.length} HTTP writes answered 200 ` +
+        `(${after.filter((a) => !unstored.has(`${a.sn}/${a.id}`)).length} stored); ${saved.length} HTTP writes answered 200 ` +
         `(all stored), ${refused} refused or cut`,
     );
 
@@ -354,10 +315,7 @@ describe.skipIf(!EXTERNAL && !HAS_MOSQUITTO)('the server process killed or stopp
 
       const second = await startServer({ MQTT_SESSION_NAME: sessionName });
       // Every event the broker acknowledged, before, during and after the stop, is stored.
-      const missing = async () => {
-        const stored = await storedEvents(senders);
-        return events.acked.filter((a) => !stored.has(`${a.sn}/${a.id}`));
-      };
+      const missing = () => unstoredEvents(database.db, events.acked);
       await waitFor(
         async () => (await missing()).length === 0,
         'every acknowledged event stored',
