@@ -7,9 +7,9 @@ ALTER TABLE stats_watermarks ADD COLUMN folded_until timestamptz;--> statement-b
 -- True when the level's rows hold source buckets that are not final yet (a small fleet's level is
 -- recomputed every run, the open buckets too): the next run recomputes them before it folds.
 ALTER TABLE stats_watermarks ADD COLUMN open boolean NOT NULL DEFAULT false;--> statement-breakpoint
--- How many rows the level's last recompute of its open buckets wrote: under 10,000 (a small fleet) it
--- recomputes them every run (charts move every minute), past that it folds. A count, not took_ms: one
--- slow run on a loaded machine must not turn a small fleet's charts to folding.
+-- How many rows the level's open buckets hold (its last recompute of them wrote, or its last fold
+-- touched): under 10,000 (a small fleet) it recomputes them every run (charts move every minute), past
+-- that it folds. A count, not took_ms: one slow run must not turn a small fleet's charts to folding.
 ALTER TABLE stats_watermarks ADD COLUMN open_rows integer;--> statement-breakpoint
 -- The job reads the rollup tables by bucket range (the open 5-minute buckets, the bucket to fold,
 -- the touched hours and days for the project rows): without these, each read scanned the day's

@@ -37,9 +37,10 @@ const DAY_MS = 86_400_000;
 /** A rollup run longer than this is logged (every other job of the instance waited for it). */
 const SLOW_ROLLUP_MS = 10_000;
 /**
- * A level whose open buckets held fewer rows than this when last recomputed (device and dimension
- * rows: ~1,400 access points for the hourly level) is recomputed every run; past it, it folds. A count,
- * not a duration: one slow run on a loaded machine must not turn a small fleet's charts to folding.
+ * A level whose open buckets hold fewer rows than this (device and dimension rows, as its last
+ * recompute of them wrote or its last fold touched: ~1,400 access points for the hourly level) is
+ * recomputed every run; past it, it folds. A count, not a duration: one slow run on a loaded machine
+ * must not turn a small fleet's charts to folding.
  */
 const CHEAP_OPEN_ROWS = 10_000;
 /** Devices that serve clients over the air: the Status screen's "top APs". */
@@ -237,7 +238,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export async function rollUp(
   db: DbOrTx,
   now: Date,
-  options: { cheapRows?: number } = {},
+  options: { cheapRows?: number; timings?: Record<string, number> } = {},
 ): Promise<Record<StatsLevel, Date>> {
   const cheapRows = options.cheapRows ?? CHEAP_OPEN_ROWS;
   await db.execute(sql`select pg_advisory_xact_lock(hashtext('stats-rollup'))`);
@@ -269,16 +270,19 @@ export async function rollUp(
       done = Math.max(start, floorTo(Math.min(sourceMark, to), spec.seconds));
     } else {
       const prevFolded = mark?.folded_until ? new Date(mark.folded_until).getTime() : null;
-      const cheap = (openRows ?? Number.POSITIVE_INFINITY) < cheapRows;
+      // Unknown (a first run): tried, and counted.
+      const cheap = openRows === null ? cheapRows > 0 : openRows < cheapRows;
       if (cheap || prevFolded === null || mark?.open) {
         // Recompute from the watermark: up to now when cheap (the source's open buckets too), else
         // up to the source's final buckets, from where the level folds.
         const end = Math.min(cheap ? ceilTo(t + 1, spec.seconds) : sourceMark, start + spec.maxSpanMs);
         // Buckets whose source rows retention has dropped (a server stopped for days) stay as they are.
         from = Math.max(start, ceilTo(await oldestKept(db, `stats_device_${spec.source}`), spec.seconds));
-        openRows = 0;
+        let rows = 0;
         if (end > from)
-          for (const text of recomputeSql(spec)) openRows += await exec(db, text, [iso(from), iso(end)]);
+          for (const text of recomputeSql(spec)) rows += await exec(db, text, [iso(from), iso(end)]);
+        // Only a recompute of the open buckets says what one costs (this one may have stopped short).
+        if (cheap) openRows = rows;
         folded = Math.min(end, sourceMark);
         open = end > sourceMark;
         to = ceilTo(end, spec.seconds);
@@ -286,7 +290,10 @@ export async function rollUp(
         const end = Math.min(sourceMark, prevFolded + spec.maxSpanMs);
         folded = prevFolded;
         if (end > prevFolded) {
-          for (const text of foldSql(spec)) await exec(db, text, [iso(prevFolded), iso(end)]);
+          let rows = 0;
+          for (const text of foldSql(spec)) rows += await exec(db, text, [iso(prevFolded), iso(end)]);
+          // The rows a fold touches are the rows its buckets have open: what a recompute would write.
+          if (rows > 0) openRows = rows;
           folded = end;
           from = floorTo(prevFolded, spec.seconds);
           to = ceilTo(end, spec.seconds);
@@ -300,6 +307,7 @@ export async function rollUp(
       changed.add(spec.level);
     }
     const took = Math.round(performance.now() - began);
+    if (options.timings) options.timings[spec.level] = took;
     await db.execute(
       sql`insert into stats_watermarks (level, done_until, ran_at, took_ms, open_rows, folded_until, open)
           values (${spec.level}, ${iso(done)}::timestamptz, ${now.toISOString()}::timestamptz, ${took},
@@ -311,7 +319,9 @@ export async function rollUp(
     out[spec.level] = new Date(done);
     sourceMark = done;
   }
-  await refreshTopLists(db, now, out, (level) => changed.has(level));
+  const ranking = performance.now();
+  await refreshTopLists(db, now, out, (level) => changed.has(level), options.timings);
+  if (options.timings) options.timings.top = Math.round(performance.now() - ranking);
   return out;
 }
 
@@ -340,6 +350,7 @@ export async function refreshTopLists(
   now: Date,
   marks: Record<StatsLevel, Date>,
   due: (level: StatsLevel) => boolean = () => true,
+  timings?: Record<string, number>,
 ): Promise<void> {
   const t = now.getTime();
   const state = (await db.execute(
@@ -352,6 +363,7 @@ export async function refreshTopLists(
     const { level, start } = topWindow(range, t);
     // Ranked when its level was recomputed, or when its window moved on (a new hour or day).
     if (!due(level) && known.get(range)?.startsWith(`${start}|`)) continue;
+    const began = performance.now();
     const spanEnd = Math.max(start, Math.min(marks[level].getTime(), t));
     const table = sql.raw(`stats_device_${level}`);
     const from = new Date(start).toISOString();
@@ -400,6 +412,7 @@ export async function refreshTopLists(
       values (${range}, ${from}::timestamptz, ${to}::timestamptz, ${now.toISOString()}::timestamptz)
       on conflict (range) do update set top_start = excluded.top_start, span_end = excluded.span_end,
         computed_at = excluded.computed_at`);
+    if (timings) timings[`top ${range}`] = Math.round(performance.now() - began);
   }
 }
 
@@ -415,10 +428,11 @@ export function registerStatsRollup(
     const { dropped } = await maintainPartitions(deps.database, now);
     if (dropped.length) deps.log.info({ dropped }, 'stats: partitions past retention dropped');
     const started = performance.now();
-    const marks = await rollUp(tx, now);
+    const timings: Record<string, number> = {};
+    const marks = await rollUp(tx, now, { timings });
     const ms = Math.round(performance.now() - started);
     // Jobs run one at a time per instance: a rollup this long holds the others back.
-    if (ms > SLOW_ROLLUP_MS) deps.log.warn({ ms, marks }, 'stats: rollup run slow');
+    if (ms > SLOW_ROLLUP_MS) deps.log.warn({ ms, marks, timings }, 'stats: rollup run slow');
     await addJobs(tx, [{ kind: STATS_ROLLUP_JOB, key: slotKey(now), runAt: slotTime(now) }]);
   });
 }

@@ -41,7 +41,7 @@ export const statsWatermarks = pgTable('stats_watermarks', {
   ranAt: tstz('ran_at'),
   /** How long the level's last run took (ms). */
   tookMs: integer('took_ms'),
-  /** Rows its last recompute of its open buckets wrote: under 10,000 it recomputes, else folds. */
+  /** Rows its open buckets hold (last recompute or fold): under 10,000 it recomputes, else folds. */
   openRows: integer('open_rows'),
   /** How far the level has added its source's final buckets (migration 0035); null: not yet. */
   foldedUntil: tstz('folded_until'),
