@@ -104,6 +104,8 @@ try {
     telemetryEveryMinutes: TELEMETRY_MIN,
     runs: runs.length,
     runMs: { median: quantile(totals, 0.5), p90: quantile(totals, 0.9), max: Math.max(...totals) },
+    // What the job costs on average: seconds of its transaction per minute of the clock.
+    secondsPerMinute: +(totals.reduce((a, b) => a + b, 0) / 1000 / runs.length).toFixed(2),
     partMedianMs: Object.fromEntries(
       keys.map((k) => [
         k,

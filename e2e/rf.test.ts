@@ -68,6 +68,18 @@ describe.runIf(hasChromium())('RF optimisation in Chromium', () => {
       return v.online === SITE && v.devices.every((d) => d.radios.every((r) => r.reported !== null));
     }, 60_000).toBe(true);
 
+    // Each AP has taken its first configuration and is idle (a plan pushed to an AP still busy with
+    // its first push waits for that one's outcome, or its retry, before the run can finish).
+    type Row = { sn: string; configStatus: string; operation: string | null };
+    const rows = async () =>
+      (await call<{ items: Row[] }>(page, 'GET', `/projects/${projectId}/devices?pageSize=50`)).data.items;
+    await poll(async () => {
+      const items = await rows();
+      return (
+        items.length === SITE && items.every((d) => d.configStatus === 'applied' && d.operation === null)
+      );
+    }, 60_000).toBe(true);
+
     await openRf(page, projectId);
     const first = aps[0]!.sn;
     await poll(() => page.getByTestId(`rf-radio-${first}-2.4G`).textContent()).toMatch(/channel \d+/);
@@ -83,7 +95,16 @@ describe.runIf(hasChromium())('RF optimisation in Chromium', () => {
       // count() first: getAttribute on a missing element would wait 30 s and miss the progress.
       const last = page.getByTestId('rf-last-result');
       return (await last.count()) ? last.getAttribute('data-state') : null;
-    }, 90_000).toBe('completed');
+    }, 90_000)
+      .toBe('completed')
+      .catch(async (err: Error) => {
+        // What the run waited on: its progress, and each AP's configuration and operation.
+        const v = await view();
+        const devicesNow = (await rows()).map((d) => `${d.sn} ${d.configStatus} ${d.operation ?? 'idle'}`);
+        throw new Error(
+          `${err.message}\nrun: ${JSON.stringify(v.running)}\ndevices: ${devicesNow.join('; ')}`,
+        );
+      });
     expect(seen.size).toBeGreaterThan(0);
     expect([...seen].every((p) => p >= 0 && p <= 100)).toBe(true);
     await poll(() => page.getByTestId('rf-running').count()).toBe(0);

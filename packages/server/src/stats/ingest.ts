@@ -17,8 +17,9 @@ import { type DeviceSampleRow, type DimSampleRow, type PreviousSample, samplesOf
 /**
  * The telemetry batch's statistics (gateway/ingest.ts writeTelemetry): the previous telemetry of
  * each device is read under the same row lock the state update takes, and the batch's sample rows
- * go in two multi-row INSERTs after the state commit (and into the 5-minute rows, decision 0075), with at most one `stats.updated` live event
- * per project every STATS_EVENT_MIN_INTERVAL_MS (never one notification per message).
+ * go in two multi-row INSERTs after the state commit (and are added to their 5-minute rows in the
+ * same statement, decision 0075), with at most one `stats.updated` live event per project every
+ * STATS_EVENT_MIN_INTERVAL_MS (never one notification per message).
  */
 
 export const STATS_EVENT_MIN_INTERVAL_MS = 10_000;

@@ -35,12 +35,12 @@ export const bucketOf = (column: string, seconds: number) =>
   `to_timestamp(floor(extract(epoch from ${column}) / ${seconds}) * ${seconds})`;
 
 /** Raw samples (`from` holds stats_device's columns) as 5-minute rows, in key order. */
-export const deviceFromRaw = (from: string, where = 'true') =>
+export const deviceFromRaw = (from: string) =>
   `select ${bucketOf('at', 300)} as b, project_id, sn, count(*), avg(cpu), max(cpu), avg(memory), max(memory),
      avg(clients), max(clients), sum(rx_bytes), sum(tx_bytes), sum(wan_rx_bytes), sum(wan_tx_bytes)
-   from ${from} where ${where} group by 1, 2, 3 order by 2, 3, 1`;
+   from ${from} group by 1, 2, 3 order by 2, 3, 1`;
 
-export const dimFromRaw = (from: string, where = 'true') =>
+export const dimFromRaw = (from: string) =>
   `select ${bucketOf('at', 300)} as b, project_id, sn, kind, key, count(*), avg(clients), max(clients),
      sum(rx_bytes), sum(tx_bytes)
-   from ${from} where ${where} group by 1, 2, 3, 4, 5 order by 2, 3, 4, 5, 1`;
+   from ${from} group by 1, 2, 3, 4, 5 order by 2, 3, 4, 5, 1`;
