@@ -30,6 +30,7 @@ import { ensureDailyPartitions } from '../packages/server/src/db/partitions.ts';
 import type { Deps } from '../packages/server/src/deps.ts';
 import * as rollup from '../packages/server/src/stats/rollup.ts';
 import * as stats from '../packages/server/src/stats/service.ts';
+import { seedOwnerProject } from './seed.ts';
 
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 10000);
@@ -81,17 +82,7 @@ try {
   const now = new Date();
   const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
   const q = (text: string, params: unknown[] = []) => admin.pool.query(text, params);
-  const [{ id: accountId }] = (
-    await q(
-      `insert into accounts (account, email, password_hash, cloud_id) values ('plans', 'plans@example.com', 'x', 'c1')
-       returning id`,
-    )
-  ).rows;
-  const [{ id: projectId }] = (
-    await q(`insert into projects (owner_id, name, scenario) values ($1, 'Plans', 'hotel') returning id`, [
-      accountId,
-    ])
-  ).rows;
+  const { accountId, projectId } = await seedOwnerProject(admin.pool, 'plans', 'Plans');
   const models = modelsOfType('ap').map((m) => m.model);
   await q(
     `insert into devices (sn, project_id, name, model, type, capabilities)

@@ -25,6 +25,7 @@ import {
   DIM_ROLLUP_COLUMNS,
 } from '../packages/server/src/stats/merge.ts';
 import { maintainPartitions, rollUp } from '../packages/server/src/stats/rollup.ts';
+import { seedOwnerProject } from './seed.ts';
 
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000);
@@ -46,17 +47,7 @@ const quantile = (xs: number[], p: number) => {
 };
 try {
   await runMigrations(admin);
-  const [{ id: accountId }] = (
-    await q(
-      `insert into accounts (account, email, password_hash, cloud_id) values ('rollup', 'rollup@example.com', 'x', 'c1')
-       returning id`,
-    )
-  ).rows;
-  const [{ id: projectId }] = (
-    await q(`insert into projects (owner_id, name, scenario) values ($1, 'Rollup', 'hotel') returning id`, [
-      accountId,
-    ])
-  ).rows;
+  const { projectId } = await seedOwnerProject(admin.pool, 'rollup', 'Rollup');
   await q(
     `insert into devices (sn, project_id, name, model, type, capabilities)
      select 'ROLL' || lpad(i::text, 7, '0'), $1, 'AP ' || i, 'BA-W1200C', 'ap', '["wifi"]'::jsonb
