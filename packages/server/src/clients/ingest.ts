@@ -1,9 +1,9 @@
 import type { Telemetry } from '@beacon/protocol';
-import { and, inArray, sql } from 'drizzle-orm';
+import { and, sql } from 'drizzle-orm';
 import type { Database, DbOrTx } from '../db/client.ts';
 import { ensureDailyPartitions } from '../db/partitions.ts';
 import { clientSessions, onlineClients } from '../db/schema.ts';
-import { textArray } from '../db/text-array.ts';
+import { inTexts, textArray } from '../db/text-array.ts';
 import type { BusEvent } from '../events/bus.ts';
 
 /**
@@ -257,7 +257,7 @@ export async function dropClientsOf(tx: DbOrTx, sns: readonly string[], now: Dat
   if (sns.length === 0) return [];
   const gone = await tx
     .delete(onlineClients)
-    .where(inArray(onlineClients.sn, [...sns]))
+    .where(inTexts(onlineClients.sn, [...sns]))
     .returning();
   if (gone.length === 0) return [];
   await insertSessions(

@@ -1,7 +1,8 @@
-import { and, inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { dropPartitionsBefore, ensureDailyPartitions } from '../db/partitions.ts';
 import { devices } from '../db/schema.ts';
+import { inTexts } from '../db/text-array.ts';
 import { selectDevices } from '../devices/row.ts';
 import { publishEvents } from '../events/bus.ts';
 import { SYSTEM_ACTOR } from '../gateway/commands.ts';
@@ -91,7 +92,7 @@ export function registerClientsUpkeep(runner: JobRunner, database: Database, gat
        for update of d skip locked`);
     if (behind.rows.length) {
       const macsOf = new Map(behind.rows.map((r) => [r.sn, r.macs]));
-      const rows = await selectDevices(tx).where(and(inArray(devices.sn, [...macsOf.keys()])));
+      const rows = await selectDevices(tx).where(inTexts(devices.sn, [...macsOf.keys()]));
       const pushed: string[] = [];
       for (const row of rows) {
         const macs = macsOf.get(row.sn) ?? [];

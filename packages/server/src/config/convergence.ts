@@ -1,7 +1,8 @@
 import { DeviceConfigState } from '@beacon/protocol';
-import { and, asc, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, isNotNull, lte, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { devices } from '../db/schema.ts';
+import { inTexts } from '../db/text-array.ts';
 import type { Gateway } from '../gateway/gateway.ts';
 import { addJobs, type JobRunner } from '../jobs/runner.ts';
 
@@ -40,7 +41,7 @@ export function registerConfigConvergence(
     const pending = due.filter((d) => d.status === DeviceConfigState.PENDING).map((d) => d.sn);
     const settled = due.filter((d) => d.status !== DeviceConfigState.PENDING).map((d) => d.sn);
     if (settled.length) {
-      await tx.update(devices).set({ configRetryAt: null }).where(inArray(devices.sn, settled));
+      await tx.update(devices).set({ configRetryAt: null }).where(inTexts(devices.sn, settled));
     }
     if (pending.length) {
       // The next try if this one reaches no decision either: base, 2×, 4×, … at most an hour.
@@ -50,7 +51,7 @@ export function registerConfigConvergence(
           configAttempts: sql`${devices.configAttempts} + 1`,
           configRetryAt: sql`${now.toISOString()}::timestamptz + make_interval(secs => least(${deps.retryBaseMs / 1000} * power(2, ${devices.configAttempts}), 3600))`,
         })
-        .where(and(inArray(devices.sn, pending), ne(devices.configStatus, DeviceConfigState.FAILED)));
+        .where(and(inTexts(devices.sn, pending), ne(devices.configStatus, DeviceConfigState.FAILED)));
       afterCommit(() => {
         for (const sn of pending) deps.gateway.commands.converge(sn);
       });

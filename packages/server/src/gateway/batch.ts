@@ -132,13 +132,18 @@ export async function insertRows<TTable extends PgTable>(
   table: TTable,
   columns: readonly (keyof TTable['$inferInsert'] & string)[],
   rows: readonly TTable['$inferInsert'][],
+  options: {
+    /** A row whose unique key exists already is left out (`on conflict do nothing`). */
+    skipConflicts?: boolean;
+  } = {},
 ): Promise<void> {
+  const conflict = options.skipConflicts ? sql` on conflict do nothing` : sql``;
   for (let i = 0; i < rows.length; i += 5000) {
     const r = recordset(table, columns, rows.slice(i, i + 5000));
     const target = columns.map((k) => `"${r.all[k].name}"`).join(', ');
     const values = columns.map((k) => r.value(k)).join(', ');
     await db.execute(
-      sql`insert into ${sql.identifier(getTableName(table))} (${sql.raw(target)}) select ${sql.raw(values)} from jsonb_to_recordset(${r.json}::jsonb) as v(${sql.raw(r.defs)})`,
+      sql`insert into ${sql.identifier(getTableName(table))} (${sql.raw(target)}) select ${sql.raw(values)} from jsonb_to_recordset(${r.json}::jsonb) as v(${sql.raw(r.defs)})${conflict}`,
     );
   }
 }

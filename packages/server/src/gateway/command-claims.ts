@@ -6,8 +6,9 @@ import {
   errorMessage,
   redactSecrets,
 } from '@beacon/protocol';
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import { deviceCommands, deviceState, devices } from '../db/schema.ts';
+import { inTexts } from '../db/text-array.ts';
 import { publishEvent, publishEvents } from '../events/bus.ts';
 import { insertRows } from './batch.ts';
 import {
@@ -60,7 +61,7 @@ export async function claimMany(
       })
       .from(devices)
       .innerJoin(deviceState, eq(deviceState.sn, devices.sn))
-      .where(inArray(devices.sn, sns))
+      .where(inTexts(devices.sn, sns))
       .orderBy(asc(devices.sn))
       // No key update: never changes an SN, so telemetry's foreign-key checks pass (gateway/ingest.ts lockDevices).
       .for('no key update', { of: devices });
@@ -70,7 +71,7 @@ export async function claimMany(
       .from(deviceCommands)
       .where(
         and(
-          inArray(deviceCommands.sn, sns),
+          inTexts(deviceCommands.sn, sns),
           eq(deviceCommands.state, CommandState.SENT),
           gt(deviceCommands.expiresAt, now),
         ),

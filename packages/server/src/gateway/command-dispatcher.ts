@@ -66,6 +66,15 @@ export class CommandDispatcher {
   private readonly waiters = new Map<string, Waiter>();
   /** Replies and timeouts are recorded many at a time (batch.ts, recordMany). */
   private readonly outcomes = new Batcher<OutcomeItem, CommandRow | null>((items) => this.recordMany(items));
+  /**
+   * Commands this instance is writing outcomes for (recordMany), by id → how many writes: their
+   * waiters get the written rows, so the `command` event each write echoes back through NOTIFY —
+   * which may arrive before the write's own commit answer — needs no read of its own (a bulk action
+   * of 10,000 made 10,000 such reads). Echoes that arrive meanwhile wait in `echoes` and are used
+   * only if the write did not settle the waiter (another instance recorded first).
+   */
+  private readonly recording = new Map<string, number>();
+  private readonly echoes = new Map<string, BusEvent>();
   /** Local wake-ups for commands waiting for their device to be free. */
   private readonly freed = new Map<string, Set<() => void>>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -397,17 +406,31 @@ export class CommandDispatcher {
     // The same command twice in one batch (a timer and a late reply): the first one is tried.
     const first = new Map<string, OutcomeItem>();
     for (const item of items) if (!first.has(item.id)) first.set(item.id, item);
-    const written = await writeOutcomes(this.d.database, this.clock, [...first.values()]);
-    this.d.metrics?.commandOutcomes(written);
-    const byId = new Map(written.map((row) => [row.id, row]));
-    for (const row of written) {
-      const waiter = this.waiters.get(row.id);
-      if (waiter) {
-        this.waiters.delete(row.id);
-        waiter.resolve(this.openOutcome(outcomeOf(row)));
+    for (const id of first.keys()) this.recording.set(id, (this.recording.get(id) ?? 0) + 1);
+    try {
+      const written = await writeOutcomes(this.d.database, this.clock, [...first.values()]);
+      this.d.metrics?.commandOutcomes(written);
+      const byId = new Map(written.map((row) => [row.id, row]));
+      for (const row of written) {
+        const waiter = this.waiters.get(row.id);
+        if (waiter) {
+          this.waiters.delete(row.id);
+          waiter.resolve(this.openOutcome(outcomeOf(row)));
+        }
+      }
+      return items.map((item) => (first.get(item.id) === item ? (byId.get(item.id) ?? null) : null));
+    } finally {
+      for (const id of first.keys()) {
+        const left = (this.recording.get(id) ?? 1) - 1;
+        if (left > 0) continue;
+        this.recording.delete(id);
+        const echo = this.echoes.get(id);
+        if (echo) {
+          this.echoes.delete(id);
+          this.onEvent(echo);
+        }
       }
     }
-    return items.map((item) => (first.get(item.id) === item ? (byId.get(item.id) ?? null) : null));
   }
 
   /** Ends every `sent` command past its deadline (its sender may have stopped). */
@@ -420,7 +443,10 @@ export class CommandDispatcher {
   private onEvent(event: BusEvent): void {
     if (event.type !== 'command' || event.state === CommandState.SENT) return;
     const waiter = this.waiters.get(event.id);
-    if (waiter) {
+    if (waiter && this.recording.has(event.id)) {
+      // This instance is writing the outcome: recordMany settles the waiter (or replays this event).
+      this.echoes.set(event.id, event);
+    } else if (waiter) {
       this.waiters.delete(event.id);
       void this.d.database.db
         .select()

@@ -1,7 +1,8 @@
 import { COMMAND_EXPIRED, CommandState } from '@beacon/protocol';
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { deviceCommands } from '../db/schema.ts';
+import { inTexts } from '../db/text-array.ts';
 import { publishEvent, publishEvents } from '../events/bus.ts';
 import { type CommandRow, commandEvent, type OutcomeItem } from './command-rows.ts';
 import { recordConfigOutcome } from './config-outcome.ts';
@@ -70,7 +71,7 @@ export async function writeOutcomes(
     );
     const ids = (updated as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
     if (ids.length === 0) return [];
-    const rows = await tx.select().from(deviceCommands).where(inArray(deviceCommands.id, ids));
+    const rows = await tx.select().from(deviceCommands).where(inTexts(deviceCommands.id, ids));
     await publishEvents(tx, rows.map(commandEvent));
     for (const row of rows)
       if (row.name === 'apply-config')

@@ -21,12 +21,13 @@ import {
   telemetrySchema,
   type UpKind,
 } from '@beacon/protocol';
-import { asc, inArray, sql } from 'drizzle-orm';
+import { asc, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { dropClientsOf, ensureClientPartitions, syncOnlineClients } from '../clients/ingest.ts';
 import type { Database, DbOrTx } from '../db/client.ts';
 import { deviceState, devices } from '../db/schema.ts';
+import { inTexts } from '../db/text-array.ts';
 import { type DeviceRow, selectDevices } from '../devices/row.ts';
 import { type BusEvent, publishEvents } from '../events/bus.ts';
 import {
@@ -1017,7 +1018,7 @@ async function lockDevices(db: DbOrTx, sns: string[]): Promise<Map<string, Devic
   const map = new Map<string, DeviceRow>();
   if (sns.length === 0) return map;
   const rows = await selectDevices(db)
-    .where(inArray(devices.sn, sns))
+    .where(inTexts(devices.sn, sns))
     .orderBy(asc(devices.sn))
     .for('no key update');
   for (const row of rows) map.set(row.sn, row);

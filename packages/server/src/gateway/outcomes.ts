@@ -11,9 +11,11 @@ import {
 import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { deviceCommands } from '../db/schema.ts';
+import { inTexts } from '../db/text-array.ts';
 import type { DeviceRow } from '../devices/row.ts';
 import { type BusEvent, publishEvents } from '../events/bus.ts';
 import type { DeviceEventListener } from '../logs/device-events.ts';
+import { updateRows } from './batch.ts';
 
 /**
  * Final outcomes (docs/decisions/0027). A reboot, reset or upgrade that the device answers with 0
@@ -76,12 +78,12 @@ export async function acceptFinalOutcomes(tx: DbOrTx, rows: readonly CommandRow[
   const accepted = await tx
     .update(deviceCommands)
     .set({ finalState: FinalState.PENDING })
-    .where(and(inArray(deviceCommands.id, ids), isNull(deviceCommands.finalState)))
+    .where(and(inTexts(deviceCommands.id, ids), isNull(deviceCommands.finalState)))
     .returning();
   const settled = await tx
     .select()
     .from(deviceCommands)
-    .where(and(inArray(deviceCommands.id, ids), sql`${deviceCommands.finalState} <> ${FinalState.PENDING}`));
+    .where(and(inTexts(deviceCommands.id, ids), sql`${deviceCommands.finalState} <> ${FinalState.PENDING}`));
   await publishFinal(tx, [...accepted, ...settled]);
 }
 
@@ -149,7 +151,7 @@ export async function settleFinalOutcomes(
     .from(deviceCommands)
     .where(
       and(
-        inArray(
+        inTexts(
           deviceCommands.sn,
           relevant.map((c) => c.after.sn),
         ),
@@ -160,30 +162,34 @@ export async function settleFinalOutcomes(
         ),
       ),
     );
-  const written: CommandRow[] = [];
+  // One UPDATE for the batch (a bulk reboot's 10,000 hellos made 10,000 of them, one a command).
+  const first = new Map<string, DeviceChange>();
+  for (const c of relevant) if (!first.has(c.after.sn)) first.set(c.after.sn, c);
+  const settled: CommandRow[] = [];
   for (const command of open) {
     if (command.createdAt.getTime() > now.getTime()) continue;
-    const change = relevant.find((c) => c.after.sn === command.sn)!;
-    const outcome = settle(command, change);
+    const outcome = settle(command, first.get(command.sn)!);
     if (!outcome) continue;
-    const [row] = await tx
-      .update(deviceCommands)
-      .set({
-        finalState: outcome.state,
-        finalCode: outcome.code,
-        finalMessage: outcome.message,
-        finalAt: now,
-      })
-      .where(
-        and(
-          eq(deviceCommands.id, command.id),
-          or(eq(deviceCommands.finalState, FinalState.PENDING), isNull(deviceCommands.finalState)),
-        ),
-      )
-      .returning();
-    if (row) written.push(row);
+    settled.push({
+      ...command,
+      finalState: outcome.state,
+      finalCode: outcome.code,
+      finalMessage: outcome.message,
+      finalAt: now,
+    });
   }
-  await publishFinal(tx, written);
+  const written = await updateRows(
+    tx,
+    deviceCommands,
+    'id',
+    ['finalState', 'finalCode', 'finalMessage', 'finalAt'],
+    settled,
+    { extraWhere: () => sql`(t.final_state = ${FinalState.PENDING} or t.final_state is null)` },
+  );
+  await publishFinal(
+    tx,
+    settled.filter((row) => written.has(row.id)),
+  );
 }
 
 /**

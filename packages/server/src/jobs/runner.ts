@@ -2,6 +2,7 @@ import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DbOrTx, Tx } from '../db/client.ts';
 import { jobs } from '../db/schema.ts';
+import { insertRows } from '../gateway/batch.ts';
 
 /**
  * The durable job runner (DESIGN.md "jobs", docs/decisions/0006-jobs-in-a-postgresql-table.md).
@@ -76,11 +77,14 @@ export async function scheduleJob(db: DbOrTx, job: NewJob): Promise<void> {
  * on a job row that a runner holds.
  */
 export async function addJobs(db: DbOrTx, list: readonly NewJob[]): Promise<void> {
-  if (list.length === 0) return;
-  await db
-    .insert(jobs)
-    .values(list.map((j) => ({ kind: j.kind, key: j.key ?? null, payload: j.payload ?? {}, runAt: j.runAt })))
-    .onConflictDoNothing();
+  // One JSON parameter, not four bound values a job: a bulk reboot schedules 10,000 at once.
+  await insertRows(
+    db,
+    jobs,
+    ['kind', 'key', 'payload', 'runAt'],
+    list.map((j) => ({ kind: j.kind, key: j.key ?? null, payload: j.payload ?? {}, runAt: j.runAt })),
+    { skipConflicts: true },
+  );
 }
 
 /** Removes a keyed job that is no longer needed (it is fine if there is none). */

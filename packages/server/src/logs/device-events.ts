@@ -1,8 +1,9 @@
 import type { DeviceEvent } from '@beacon/protocol';
-import { and, gte, inArray, lte } from 'drizzle-orm';
+import { and, gte, lte } from 'drizzle-orm';
 import type { Database, Tx } from '../db/client.ts';
 import { clampToWindow, daySuffix, ensureDailyPartitions } from '../db/partitions.ts';
 import { deviceEvents, devices } from '../db/schema.ts';
+import { inTexts } from '../db/text-array.ts';
 import { type BusEvent, publishEvents } from '../events/bus.ts';
 
 /**
@@ -161,8 +162,8 @@ async function insertEvents(tx: Tx, rows: NewRow[]): Promise<StoredDeviceEvent[]
     .from(deviceEvents)
     .where(
       and(
-        inArray(deviceEvents.sn, sns),
-        inArray(
+        inTexts(deviceEvents.sn, sns),
+        inTexts(
           deviceEvents.eventId,
           rows.map((r) => r.eventId),
         ),
@@ -182,7 +183,7 @@ async function insertEvents(tx: Tx, rows: NewRow[]): Promise<StoredDeviceEvent[]
   const owners = await tx
     .select({ sn: devices.sn, projectId: devices.projectId })
     .from(devices)
-    .where(inArray(devices.sn, [...new Set(fresh.map((r) => r.sn))]));
+    .where(inTexts(devices.sn, [...new Set(fresh.map((r) => r.sn))]));
   const projectOf = new Map(owners.map((o) => [o.sn, o.projectId]));
   const inserted = await tx
     .insert(deviceEvents)
