@@ -86,7 +86,14 @@ export async function startServer(
     brokerUp: () => gateway.link.connected,
     eventsUp: () => bus.listening,
   });
-  const jobs = createJobRunner({ database, now, log: logger, pollMs: config.jobPollMs, metrics });
+  const jobs = createJobRunner({
+    database,
+    now,
+    log: logger,
+    pollMs: config.jobPollMs,
+    metrics,
+    busy: () => gateway.ingest.busy(),
+  });
   registerSharingJobs(jobs);
   registerMaintenanceJobs(jobs, { gateway, log: logger });
   registerRfJobs(jobs, { gateway, log: logger }, startRun);

@@ -357,29 +357,33 @@ export async function scheduleAutomatic(tx: Tx, now: Date): Promise<number> {
 }
 
 export function registerBackupJobs(runner: JobRunner, deps: SyncDeps): void {
-  runner.register(CONFIG_BACKUP_JOB, async ({ tx, now, afterCommit }) => {
-    // Rows an instance left synchronizing (it stopped mid-way): tried again.
-    await tx
-      .update(configBackups)
-      .set({ status: BackupSyncState.UNSYNCHRONIZED })
-      .where(
-        and(
-          eq(configBackups.status, BackupSyncState.SYNCHRONIZING),
-          lt(configBackups.syncStartedAt, new Date(now.getTime() - STALE_MS)),
-        ),
-      );
-    // Rows whose device stayed away, or left the project, fail.
-    await tx.execute(sql`
+  runner.register(
+    CONFIG_BACKUP_JOB,
+    async ({ tx, now, afterCommit }) => {
+      // Rows an instance left synchronizing (it stopped mid-way): tried again.
+      await tx
+        .update(configBackups)
+        .set({ status: BackupSyncState.UNSYNCHRONIZED })
+        .where(
+          and(
+            eq(configBackups.status, BackupSyncState.SYNCHRONIZING),
+            lt(configBackups.syncStartedAt, new Date(now.getTime() - STALE_MS)),
+          ),
+        );
+      // Rows whose device stayed away, or left the project, fail.
+      await tx.execute(sql`
       update config_backups b set status = 'failed',
         code = case when d.sn is null then ${Codes.DEVICE_DELETED}::int else ${Codes.DEVICE_OFFLINE}::int end,
         message = case when d.sn is null then 'The device left the project' else 'The device stayed offline' end
       from config_backups c left join devices d on d.sn = c.sn and d.project_id = c.project_id
       where b.id = c.id and c.status = 'unsynchronized'
         and (d.sn is null or c.requested_at < ${new Date(now.getTime() - WAIT_MS).toISOString()}::timestamptz)`);
-    await scheduleAutomatic(tx, now);
-    afterCommit(() => backupSync(deps).kick());
-    await addJobs(tx, [{ kind: CONFIG_BACKUP_JOB, key: slotKey(now), runAt: slotTime(now) }]);
-  });
+      await scheduleAutomatic(tx, now);
+      afterCommit(() => backupSync(deps).kick());
+      await addJobs(tx, [{ kind: CONFIG_BACKUP_JOB, key: slotKey(now), runAt: slotTime(now) }]);
+    },
+    { deferWhileBusy: true },
+  );
 }
 
 /** Starts the chain (every instance at start; the slot key keeps it one). */

@@ -30,34 +30,38 @@ export function registerConfigConvergence(
   runner: JobRunner,
   deps: { gateway: Gateway; retryBaseMs: number; log: Pick<FastifyBaseLogger, 'warn'> },
 ): void {
-  runner.register(CONFIG_CONVERGE_JOB, async ({ tx, now, afterCommit }) => {
-    const due = await tx
-      .select({ sn: devices.sn, status: devices.configStatus, attempts: devices.configAttempts })
-      .from(devices)
-      .where(and(isNotNull(devices.configRetryAt), lte(devices.configRetryAt, now)))
-      .orderBy(asc(devices.configRetryAt))
-      .limit(BATCH)
-      .for('update', { skipLocked: true });
-    const pending = due.filter((d) => d.status === DeviceConfigState.PENDING).map((d) => d.sn);
-    const settled = due.filter((d) => d.status !== DeviceConfigState.PENDING).map((d) => d.sn);
-    if (settled.length) {
-      await tx.update(devices).set({ configRetryAt: null }).where(inTexts(devices.sn, settled));
-    }
-    if (pending.length) {
-      // The next try if this one reaches no decision either: base, 2×, 4×, … at most an hour.
-      await tx
-        .update(devices)
-        .set({
-          configAttempts: sql`${devices.configAttempts} + 1`,
-          configRetryAt: sql`${now.toISOString()}::timestamptz + make_interval(secs => least(${deps.retryBaseMs / 1000} * power(2, ${devices.configAttempts}), 3600))`,
-        })
-        .where(and(inTexts(devices.sn, pending), ne(devices.configStatus, DeviceConfigState.FAILED)));
-      afterCommit(() => {
-        for (const sn of pending) deps.gateway.commands.converge(sn);
-      });
-    }
-    await addJobs(tx, [{ kind: CONFIG_CONVERGE_JOB, key: slotKey(now), runAt: slotTime(now) }]);
-  });
+  runner.register(
+    CONFIG_CONVERGE_JOB,
+    async ({ tx, now, afterCommit }) => {
+      const due = await tx
+        .select({ sn: devices.sn, status: devices.configStatus, attempts: devices.configAttempts })
+        .from(devices)
+        .where(and(isNotNull(devices.configRetryAt), lte(devices.configRetryAt, now)))
+        .orderBy(asc(devices.configRetryAt))
+        .limit(BATCH)
+        .for('update', { skipLocked: true });
+      const pending = due.filter((d) => d.status === DeviceConfigState.PENDING).map((d) => d.sn);
+      const settled = due.filter((d) => d.status !== DeviceConfigState.PENDING).map((d) => d.sn);
+      if (settled.length) {
+        await tx.update(devices).set({ configRetryAt: null }).where(inTexts(devices.sn, settled));
+      }
+      if (pending.length) {
+        // The next try if this one reaches no decision either: base, 2×, 4×, … at most an hour.
+        await tx
+          .update(devices)
+          .set({
+            configAttempts: sql`${devices.configAttempts} + 1`,
+            configRetryAt: sql`${now.toISOString()}::timestamptz + make_interval(secs => least(${deps.retryBaseMs / 1000} * power(2, ${devices.configAttempts}), 3600))`,
+          })
+          .where(and(inTexts(devices.sn, pending), ne(devices.configStatus, DeviceConfigState.FAILED)));
+        afterCommit(() => {
+          for (const sn of pending) deps.gateway.commands.converge(sn);
+        });
+      }
+      await addJobs(tx, [{ kind: CONFIG_CONVERGE_JOB, key: slotKey(now), runAt: slotTime(now) }]);
+    },
+    { deferWhileBusy: true },
+  );
 }
 
 /** Starts the chain (every instance at start; the slot key keeps it one). */

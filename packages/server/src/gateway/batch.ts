@@ -33,6 +33,11 @@ export class Batcher<T, R> {
     },
   ) {}
 
+  /** Items waiting for a flush (not yet in one). */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
   add(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });

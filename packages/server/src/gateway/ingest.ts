@@ -260,6 +260,8 @@ interface Intake {
 const EMPTY_INTAKE: Intake = { topic: '', payload: Buffer.alloc(0) };
 /** How long the intake looks at messages before the event loop may serve others (slice). */
 const INTAKE_SLICE_MS = 8;
+/** Messages waiting (intake and batches) from which the ingest counts as busy (busy()): two full batches. */
+const BUSY_BACKLOG = 1000;
 
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 2000;
@@ -466,6 +468,21 @@ export class Ingest {
   private counted<T>(kind: string, items: T[]): T[] {
     this.metrics?.batch(kind, items.length);
     return items;
+  }
+
+  /**
+   * More received than the database is taking now: BUSY_BACKLOG messages or more wait to be looked
+   * at or for a write (a reconnect storm). The job runner then lets housekeeping wait (runner.ts).
+   */
+  busy(): boolean {
+    const waiting =
+      this.intake.length -
+      this.intakeHead +
+      this.hellos.waiting +
+      this.states.waiting +
+      this.telemetries.waiting +
+      this.events.waiting;
+    return waiting >= BUSY_BACKLOG;
   }
 
   stats(): IngestStats {

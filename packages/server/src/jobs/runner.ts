@@ -2,6 +2,7 @@ import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DbOrTx, Tx } from '../db/client.ts';
 import { jobs } from '../db/schema.ts';
+import { inTexts } from '../db/text-array.ts';
 import { insertRows } from '../gateway/batch.ts';
 
 /**
@@ -29,8 +30,18 @@ export interface JobContext {
 
 export type JobHandler = (ctx: JobContext) => Promise<void>;
 
+export interface JobOptions {
+  /**
+   * Housekeeping that can wait while the device link is busy (the runner's `busy`): a reconnect
+   * storm of 100,000 devices met the statistics rollup, backup sync, clients upkeep and
+   * configuration convergence, and every API call shared PostgreSQL with all of them. Such a job
+   * waits at most MAX_DEFER_MS past its time.
+   */
+  deferWhileBusy?: boolean;
+}
+
 export interface JobRunner {
-  register(kind: string, handler: JobHandler): void;
+  register(kind: string, handler: JobHandler, options?: JobOptions): void;
   /** Runs every due job (up to `limit`); answers how many ran. */
   tick(limit?: number): Promise<number>;
   /** Polls every pollMs (0 = never; tests call tick()). */
@@ -47,6 +58,9 @@ export interface NewJob {
 }
 
 export const MAX_ATTEMPTS = 5;
+
+/** How long past its time a deferWhileBusy job may wait for the device link to calm down. */
+export const MAX_DEFER_MS = 5 * 60_000;
 
 /** Adds (or, with a key, moves) a job; call inside the transaction of the write that needs it. */
 export async function scheduleJob(db: DbOrTx, job: NewJob): Promise<void> {
@@ -104,9 +118,12 @@ export function createJobRunner(options: {
   pollMs: number;
   /** Counts each job run by kind and result (src/metrics/). */
   metrics?: { jobRun(kind: string, ok: boolean, seconds?: number): void };
+  /** Whether the device link has more than it can write now (deferWhileBusy jobs then wait). */
+  busy?: () => boolean;
 }): JobRunner {
-  const { database, now, log, pollMs, metrics } = options;
+  const { database, now, log, pollMs, metrics, busy } = options;
   const handlers = new Map<string, JobHandler>();
+  const deferrable: string[] = [];
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = false;
@@ -117,11 +134,15 @@ export function createJobRunner(options: {
     const at = now();
     const started = performance.now();
     const took = () => (performance.now() - started) / 1000;
+    const waiting =
+      deferrable.length && busy?.()
+        ? sql`not (${inTexts(jobs.kind, deferrable)} and ${jobs.runAt} > ${new Date(at.getTime() - MAX_DEFER_MS)})`
+        : undefined;
     const claimed = await database.db.transaction(async (tx) => {
       const [job] = await tx
         .select()
         .from(jobs)
-        .where(and(lte(jobs.runAt, at), isNull(jobs.failedAt)))
+        .where(and(lte(jobs.runAt, at), isNull(jobs.failedAt), waiting))
         .orderBy(asc(jobs.runAt), asc(jobs.id))
         .limit(1)
         .for('update', { skipLocked: true });
@@ -179,8 +200,9 @@ export function createJobRunner(options: {
   }
 
   return {
-    register(kind, handler) {
+    register(kind, handler, jobOptions) {
       handlers.set(kind, handler);
+      if (jobOptions?.deferWhileBusy && !deferrable.includes(kind)) deferrable.push(kind);
     },
     tick,
     start() {

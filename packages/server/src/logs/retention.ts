@@ -77,19 +77,23 @@ export function registerLogRetention(
   runner: JobRunner,
   deps: { database: Database; log: Pick<FastifyBaseLogger, 'info'> },
 ): void {
-  runner.register(LOG_RETENTION_JOB, async ({ tx, now }) => {
-    const result = await runLogRetention(deps.database, tx, now);
-    if (
-      result.droppedPartitions.length ||
-      result.deletedEvents ||
-      result.deletedAudit ||
-      result.deletedStats ||
-      result.deletedAlarms
-    ) {
-      deps.log.info(result, 'log retention');
-    }
-    await addJobs(tx, [{ kind: LOG_RETENTION_JOB, key: slotKey(now), runAt: slotTime(now) }]);
-  });
+  runner.register(
+    LOG_RETENTION_JOB,
+    async ({ tx, now }) => {
+      const result = await runLogRetention(deps.database, tx, now);
+      if (
+        result.droppedPartitions.length ||
+        result.deletedEvents ||
+        result.deletedAudit ||
+        result.deletedStats ||
+        result.deletedAlarms
+      ) {
+        deps.log.info(result, 'log retention');
+      }
+      await addJobs(tx, [{ kind: LOG_RETENTION_JOB, key: slotKey(now), runAt: slotTime(now) }]);
+    },
+    { deferWhileBusy: true },
+  );
 }
 
 /** Starts the chain (every instance at start; the slot key keeps it one). */

@@ -424,17 +424,21 @@ export function registerStatsRollup(
   runner: JobRunner,
   deps: { database: Database; log: Pick<FastifyBaseLogger, 'info' | 'warn'> },
 ): void {
-  runner.register(STATS_ROLLUP_JOB, async ({ tx, now }) => {
-    const { dropped } = await maintainPartitions(deps.database, now);
-    if (dropped.length) deps.log.info({ dropped }, 'stats: partitions past retention dropped');
-    const started = performance.now();
-    const timings: Record<string, number> = {};
-    const marks = await rollUp(tx, now, { timings });
-    const ms = Math.round(performance.now() - started);
-    // Jobs run one at a time per instance: a rollup this long holds the others back.
-    if (ms > SLOW_ROLLUP_MS) deps.log.warn({ ms, marks, timings }, 'stats: rollup run slow');
-    await addJobs(tx, [{ kind: STATS_ROLLUP_JOB, key: slotKey(now), runAt: slotTime(now) }]);
-  });
+  runner.register(
+    STATS_ROLLUP_JOB,
+    async ({ tx, now }) => {
+      const { dropped } = await maintainPartitions(deps.database, now);
+      if (dropped.length) deps.log.info({ dropped }, 'stats: partitions past retention dropped');
+      const started = performance.now();
+      const timings: Record<string, number> = {};
+      const marks = await rollUp(tx, now, { timings });
+      const ms = Math.round(performance.now() - started);
+      // Jobs run one at a time per instance: a rollup this long holds the others back.
+      if (ms > SLOW_ROLLUP_MS) deps.log.warn({ ms, marks, timings }, 'stats: rollup run slow');
+      await addJobs(tx, [{ kind: STATS_ROLLUP_JOB, key: slotKey(now), runAt: slotTime(now) }]);
+    },
+    { deferWhileBusy: true },
+  );
 }
 
 /** Starts the chain (every instance at start; the slot key keeps it one). */

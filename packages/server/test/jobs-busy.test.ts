@@ -1,0 +1,68 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobs } from '../src/db/schema.ts';
+import { addJobs, createJobRunner, MAX_DEFER_MS } from '../src/jobs/runner.ts';
+import { startTestServer, type TestServer } from './helpers/harness.ts';
+
+/**
+ * Housekeeping jobs (deferWhileBusy) wait while the device link is busy — a reconnect storm — so
+ * that the API does not share PostgreSQL with them too; other jobs run as usual, and a deferred job
+ * runs anyway once it is MAX_DEFER_MS late.
+ */
+
+let server: TestServer;
+
+beforeAll(async () => {
+  // The server's own runner never polls: this test's runner is the only one.
+  server = await startTestServer({ JOB_POLL_MS: '0' });
+  await server.database.db.delete(jobs);
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('the job runner while the device link is busy', () => {
+  it('lets housekeeping wait, runs the rest, and runs housekeeping once it is too late to wait', async () => {
+    let busy = true;
+    const ran: string[] = [];
+    const runner = createJobRunner({
+      database: server.database,
+      now: () => new Date(),
+      log: pino({ level: 'silent' }),
+      pollMs: 0,
+      busy: () => busy,
+    });
+    runner.register(
+      'test.housekeeping',
+      async ({ job }) => {
+        ran.push(`housekeeping ${(job.payload as { n: number }).n}`);
+      },
+      { deferWhileBusy: true },
+    );
+    runner.register('test.urgent', async () => {
+      ran.push('urgent');
+    });
+    const now = Date.now();
+    await addJobs(server.database.db, [
+      { kind: 'test.housekeeping', payload: { n: 1 }, runAt: new Date(now - 1000) },
+      { kind: 'test.urgent', runAt: new Date(now - 500) },
+    ]);
+
+    expect(await runner.tick()).toBe(1);
+    expect(ran).toEqual(['urgent']);
+    expect(await runner.tick()).toBe(0);
+
+    // Due longer ago than a job may be deferred: it runs even though the link is still busy.
+    await addJobs(server.database.db, [
+      { kind: 'test.housekeeping', payload: { n: 2 }, runAt: new Date(now - MAX_DEFER_MS - 1000) },
+    ]);
+    expect(await runner.tick()).toBe(1);
+    expect(ran).toEqual(['urgent', 'housekeeping 2']);
+
+    busy = false;
+    expect(await runner.tick()).toBe(1);
+    expect(ran).toEqual(['urgent', 'housekeeping 2', 'housekeeping 1']);
+    expect(await server.database.db.select().from(jobs)).toEqual([]);
+  });
+});
