@@ -43,6 +43,8 @@ import {
 
 /** A device's commands are claimed this many at a time by sendToMany (one transaction each). */
 const CLAIM_CHUNK = 500;
+/** How many of those transactions run at once. */
+const CLAIM_CONCURRENCY = 3;
 
 export interface CommandServiceDeps {
   database: Database;
@@ -277,8 +279,9 @@ export class CommandDispatcher {
 
   /**
    * The same command to many devices at once, one outcome per device (in the order given). The
-   * claims are made 500 devices at a time, each chunk in one transaction (claimMany); a device busy
-   * with another command, or named twice, goes the way of send() and waits its turn.
+   * claims are made 500 devices at a time, each chunk in one transaction (claimMany), three chunks at
+   * once; a device busy with another command, or named twice, goes the way of send() and waits its
+   * turn.
    */
   async sendToMany<N extends CommandName>(
     sns: readonly string[],
@@ -290,39 +293,54 @@ export class CommandDispatcher {
     const checked = parseOrThrow(COMMAND_PARAMS[name], params);
     if (this.closed) throw new AppError(Codes.SERVER, 'The server is shutting down');
     const timeoutMs = this.timeoutFor(name, options);
-    const outcomes: Promise<CommandOutcome>[] = [];
+    const chunks: string[][] = [];
+    for (let i = 0; i < sns.length; i += CLAIM_CHUNK) chunks.push(sns.slice(i, i + CLAIM_CHUNK));
+    // A device named twice is claimed once; its other mentions wait their turn through send().
     const seen = new Set<string>();
-    for (let i = 0; i < sns.length; i += CLAIM_CHUNK) {
-      const chunk = sns.slice(i, i + CLAIM_CHUNK);
-      const fresh = chunk.filter((sn) => !seen.has(sn) && seen.add(sn));
-      // A deadlock rolls the chunk back whole, so it is safe to run again (batch.ts withRetry).
-      const claims = await withRetry(() =>
-        claimMany(
-          this.transaction(options?.scope),
-          this.d.now(),
-          fresh,
-          name,
-          checked,
-          actor,
-          timeoutMs,
-          options?.scope?.projectId,
-        ),
-      );
-      const taken = new Set<string>();
-      for (const sn of chunk) {
-        const claim = claims.get(sn);
-        if (!claim || claim.kind === 'busy' || taken.has(sn)) {
-          outcomes.push(this.send(sn, name, params, actor, options));
-          continue;
+    const fresh = chunks.map((chunk) => chunk.filter((sn) => !seen.has(sn) && seen.add(sn)));
+    const outcomes: Promise<CommandOutcome>[][] = chunks.map(() => []);
+    // A few chunks are claimed at once: their devices are disjoint (no lock waits between them), and
+    // a chunk's commands go out as soon as its own claim commits.
+    let next = 0;
+    let failed = false;
+    const claimChunks = async () => {
+      while (!failed && next < chunks.length) {
+        const c = next++;
+        try {
+          // A deadlock rolls the chunk back whole, so it is safe to run again (batch.ts withRetry).
+          const claims = await withRetry(() =>
+            claimMany(
+              this.transaction(options?.scope),
+              this.d.now(),
+              fresh[c],
+              name,
+              checked,
+              actor,
+              timeoutMs,
+              options?.scope?.projectId,
+            ),
+          );
+          const taken = new Set<string>();
+          for (const sn of chunks[c]) {
+            const claim = claims.get(sn);
+            if (!claim || claim.kind === 'busy' || taken.has(sn)) {
+              outcomes[c].push(this.send(sn, name, params, actor, options));
+              continue;
+            }
+            taken.add(sn);
+            if (claim.kind === 'done') {
+              this.d.metrics?.commandOutcomes([claim.outcome]);
+              outcomes[c].push(Promise.resolve(claim.outcome));
+            } else outcomes[c].push(this.dispatch(sn, claim.id, name, checked, timeoutMs));
+          }
+        } catch (err) {
+          failed = true;
+          throw err;
         }
-        taken.add(sn);
-        if (claim.kind === 'done') {
-          this.d.metrics?.commandOutcomes([claim.outcome]);
-          outcomes.push(Promise.resolve(claim.outcome));
-        } else outcomes.push(this.dispatch(sn, claim.id, name, checked, timeoutMs));
       }
-    }
-    return Promise.all(outcomes);
+    };
+    await Promise.all(Array.from({ length: Math.min(CLAIM_CONCURRENCY, chunks.length) }, claimChunks));
+    return Promise.all(outcomes.flat());
   }
 
   /** The claim's transaction: the scope's (an action's write), or one of its own. */
