@@ -349,6 +349,11 @@ export class Ingest {
    * became of the message once it is final (NATS acknowledges then: docs/decisions/0067).
    */
   accept(topic: string, payload: Buffer, done?: MessageDone): void {
+    // An oversized message is refused at once (look() drops it), never held in the queue.
+    if (payload.length > DEVICE_LIMITS.MQTT_PACKET_BYTES) {
+      this.look(topic, payload, done);
+      return;
+    }
     this.intake.push({ topic, payload, done });
     if (this.slicing) return;
     this.slicing = true;
