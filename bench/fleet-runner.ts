@@ -5,6 +5,7 @@
  * `parts` children, each connected to its own broker (bench/broker.ts ownMosquittoTree).
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { type FleetOptions, startFleet } from '@beacon/agent';
 
@@ -45,16 +46,21 @@ export async function fleetInProcess(options: FleetOptions): Promise<FleetRunner
   };
 }
 
-/** One child per broker URL, each with its share of the devices, started together. */
+/**
+ * One child per broker URL, each with its share of the devices, started together; at `nice` (a
+ * lower priority than the server's when positive).
+ */
 export async function fleetInChildren(
   options: Omit<FleetOptions, 'url'>,
   urls: string[],
+  nice = 0,
 ): Promise<FleetRunner> {
   const parts = urls.map((url, i) => {
     const child = fork(path.join(import.meta.dirname, 'fleet-part.ts'), [], {
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
+    if (nice && child.pid) os.setPriority(child.pid, nice);
     const devices = (options.devices ?? []).filter((_, k) => k % urls.length === i);
     return { child, url, devices };
   });

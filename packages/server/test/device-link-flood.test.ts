@@ -122,4 +122,37 @@ describe('a device that floods telemetry', () => {
     expect(lines[0]).toMatchObject({ kind: 'event', reason: expect.any(String) });
     expect(lines.length).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 1000) + 1);
   }, 60_000);
+
+  it('cuts a flood on arrival while the intake is busy: one telemetry and at most QUEUED_PER_DEVICE others wait', async () => {
+    // The intake looks at what the link hands over in slices of a few ms, from the next turn of the
+    // event loop (a storm): what arrives meanwhile waits raw, and one device must not fill memory.
+    const ingest = server.gateway.ingest;
+    const noisy = testSn('H');
+    const outcomes: string[] = [];
+    const count = 1000;
+    for (let i = 0; i < count; i++) {
+      const e = { id: `h${i}`, ts: Date.now(), event: 'high-cpu', level: 'warning', message: 'x' };
+      ingest.accept(upTopic(noisy, 'event'), Buffer.from(JSON.stringify(e)), (o) =>
+        outcomes.push(`event ${o}`),
+      );
+    }
+    for (let i = 0; i < count; i++) {
+      ingest.accept(upTopic(noisy, 'telemetry'), Buffer.from(telemetry(i)), (o) =>
+        outcomes.push(`telemetry ${o}`),
+      );
+    }
+    // Decided on arrival, before any of them was looked at: the events past the device's share of
+    // the intake dropped, every telemetry but the newest replaced (as its lane would replace it).
+    const arrival = outcomes.splice(0);
+    expect(arrival.filter((o) => o === 'event dropped')).toHaveLength(
+      count - DEVICE_LIMITS.QUEUED_PER_DEVICE,
+    );
+    expect(arrival.filter((o) => o === 'telemetry handled')).toHaveLength(count - 1);
+    expect(arrival).toHaveLength(2 * count - DEVICE_LIMITS.QUEUED_PER_DEVICE - 1);
+    await ingest.drain();
+    const line = log.lines.find((l) => l.msg === 'mqtt: message dropped' && l.sn === noisy);
+    expect(line).toMatchObject({ kind: 'event', reason: 'too many waiting to be looked at' });
+    // What waited is handled as before: every one of them answered once.
+    expect(outcomes).toHaveLength(DEVICE_LIMITS.QUEUED_PER_DEVICE + 1);
+  }, 60_000);
 });

@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from './helpers/harness.ts';
 /**
  * Housekeeping jobs (deferWhileBusy) wait while the device link is busy — a reconnect storm — so
  * that the API does not share PostgreSQL with them too; other jobs run as usual, and a deferred job
- * runs anyway once it is MAX_DEFER_MS late.
+ * runs anyway once it is MAX_DEFER_MS late. And a runner that stops (a shutdown) claims no more.
  */
 
 let server: TestServer;
@@ -64,5 +64,37 @@ describe('the job runner while the device link is busy', () => {
     expect(await runner.tick()).toBe(1);
     expect(ran).toEqual(['urgent', 'housekeeping 2', 'housekeeping 1']);
     expect(await server.database.db.select().from(jobs)).toEqual([]);
+  });
+
+  it('claims no further job once stopped: a shutdown waits for the job under way, not for the backlog', async () => {
+    const runner = createJobRunner({
+      database: server.database,
+      now: () => new Date(),
+      log: pino({ level: 'silent' }),
+      pollMs: 20,
+    });
+    const ran: number[] = [];
+    let started!: () => void;
+    const first = new Promise<void>((r) => {
+      started = r;
+    });
+    runner.register('test.slow', async ({ job }) => {
+      ran.push((job.payload as { n: number }).n);
+      started();
+      await new Promise((r) => setTimeout(r, 300));
+    });
+    const now = Date.now();
+    await addJobs(
+      server.database.db,
+      [1, 2, 3, 4, 5].map((n) => ({ kind: 'test.slow', payload: { n }, runAt: new Date(now - 1000 + n) })),
+    );
+    runner.start();
+    await first;
+    await runner.stop();
+    // The one under way finished (its row removed with its commit); the four others wait for a runner.
+    expect(ran).toEqual([1]);
+    const left = await server.database.db.select().from(jobs);
+    expect(left.map((j) => (j.payload as { n: number }).n).sort()).toEqual([2, 3, 4, 5]);
+    await server.database.db.delete(jobs);
   });
 });

@@ -253,11 +253,12 @@ export interface IngestStats {
 }
 
 interface Intake {
-  topic: string;
+  sn: string;
+  kind: UpKind;
   payload: Buffer;
   done?: MessageDone;
 }
-const EMPTY_INTAKE: Intake = { topic: '', payload: Buffer.alloc(0) };
+const EMPTY_INTAKE: Intake = { sn: '', kind: 'telemetry', payload: Buffer.alloc(0) };
 /** How long the intake looks at messages before the event loop may serve others (slice). */
 const INTAKE_SLICE_MS = 8;
 /** Messages waiting (intake and batches) from which the ingest counts as busy (busy()): two full batches. */
@@ -271,6 +272,14 @@ export class Ingest {
   /** Received, not yet looked at (accept, slice): the queue and where its unread part starts. */
   private intake: Intake[] = [];
   private intakeHead = 0;
+  /**
+   * What each device has in the intake, so that while the event loop is busy (a storm) one device
+   * cannot fill the server's memory with raw messages before its limits are looked at: at most one
+   * telemetry (a newer one replaces its payload there, as its lane would), and at most
+   * QUEUED_PER_DEVICE others (past it the device is flooding and its next ones are dropped).
+   */
+  private readonly intakeBySn = new Map<string, number>();
+  private readonly intakeTelemetry = new Map<string, Intake>();
   private slicing = false;
   /** Every handling under way: drain() waits for them. */
   private readonly work = new Set<Promise<void>>();
@@ -349,33 +358,75 @@ export class Ingest {
    * became of the message once it is final (NATS acknowledges then: docs/decisions/0067).
    */
   accept(topic: string, payload: Buffer, done?: MessageDone): void {
-    // An oversized message is refused at once (look() drops it), never held in the queue.
-    if (payload.length > DEVICE_LIMITS.MQTT_PACKET_BYTES) {
-      this.look(topic, payload, done);
+    const parsed = parseDeviceTopic(topic);
+    if (parsed?.direction !== 'up') {
+      done?.('dropped');
       return;
     }
-    this.intake.push({ topic, payload, done });
+    const { sn, kind } = parsed;
+    // An oversized message, or one of a device flooding the intake, is refused at once, never held.
+    if (payload.length > DEVICE_LIMITS.MQTT_PACKET_BYTES) {
+      this.metrics?.received(kind);
+      this.drop(sn, kind, 'too large');
+      done?.('dropped');
+      return;
+    }
+    if (kind === 'telemetry') {
+      const waiting = this.intakeTelemetry.get(sn);
+      if (waiting) {
+        this.metrics?.received(kind);
+        this.counts.coalesced++;
+        waiting.done?.('handled');
+        waiting.payload = payload;
+        waiting.done = done;
+        return;
+      }
+      const entry: Intake = { sn, kind, payload, done };
+      this.intakeTelemetry.set(sn, entry);
+      this.intake.push(entry);
+    } else {
+      const waiting = this.intakeBySn.get(sn) ?? 0;
+      if (waiting >= DEVICE_LIMITS.QUEUED_PER_DEVICE) {
+        this.metrics?.received(kind);
+        this.drop(sn, kind, 'too many waiting to be looked at');
+        done?.('dropped');
+        return;
+      }
+      this.intakeBySn.set(sn, waiting + 1);
+      this.intake.push({ sn, kind, payload, done });
+    }
     if (this.slicing) return;
     this.slicing = true;
-    this.track(new Promise<void>((resolve) => this.slice(resolve)));
+    // Not looked at now: the link hands over a whole read of its socket in one go (mqtt.js handles
+    // its packets one process.nextTick after another, which nothing else can come between), so the
+    // first slice starts once that read is queued.
+    this.track(new Promise<void>((resolve) => setImmediate(() => this.slice(resolve))));
   }
 
   /**
    * Looks at received messages for at most INTAKE_SLICE_MS, then lets the event loop turn before
    * the next slice (setImmediate). In a reconnect storm the broker hands over messages far faster
-   * than they are written; looking at them all as they arrive kept the loop busy for 300-600 ms at a
+   * than they are written; looking at each as it arrived kept the loop busy for 300-600 ms at a
    * time, and every API call waited that long for each of its database answers. Order is kept (one
    * queue), nothing is acknowledged differently (the link acknowledges on receipt, as before).
    */
   private slice(resolve: () => void): void {
     const until = performance.now() + INTAKE_SLICE_MS;
     while (this.intakeHead < this.intake.length) {
-      const { topic, payload, done } = this.intake[this.intakeHead];
+      const entry = this.intake[this.intakeHead];
+      const { sn, kind, payload, done } = entry;
       this.intake[this.intakeHead++] = EMPTY_INTAKE;
+      if (kind === 'telemetry') {
+        if (this.intakeTelemetry.get(sn) === entry) this.intakeTelemetry.delete(sn);
+      } else {
+        const left = (this.intakeBySn.get(sn) ?? 1) - 1;
+        if (left > 0) this.intakeBySn.set(sn, left);
+        else this.intakeBySn.delete(sn);
+      }
       try {
-        this.look(topic, payload, done);
+        this.look(sn, kind, payload, done);
       } catch (err) {
-        this.log.error({ err, topic }, 'mqtt: message not handled');
+        this.log.error({ err, sn, kind }, 'mqtt: message not handled');
         done?.('dropped');
       }
       if (performance.now() >= until) break;
@@ -390,19 +441,8 @@ export class Ingest {
     resolve();
   }
 
-  private look(topic: string, payload: Buffer, done?: MessageDone): void {
-    const parsed = parseDeviceTopic(topic);
-    if (parsed?.direction !== 'up') {
-      done?.('dropped');
-      return;
-    }
-    const { sn, kind } = parsed;
+  private look(sn: string, kind: UpKind, payload: Buffer, done?: MessageDone): void {
     this.metrics?.received(kind);
-    if (payload.length > DEVICE_LIMITS.MQTT_PACKET_BYTES) {
-      this.drop(sn, kind, 'too large');
-      done?.('dropped');
-      return;
-    }
     if (kind === 'telemetry') {
       const lane = this.lane(sn);
       if (lane.telemetry) {

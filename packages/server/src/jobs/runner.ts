@@ -184,15 +184,16 @@ export function createJobRunner(options: {
     return claimed;
   }
 
-  async function tick(limit = 500): Promise<number> {
+  /** The poller's tick stops claiming once stop() is called: a shutdown waits for one job, not for the backlog. */
+  async function tick(limit = 500, untilStopped = false): Promise<number> {
     let ran = 0;
-    while (ran < limit && (await runOne())) ran += 1;
+    while (ran < limit && !(untilStopped && stopped) && (await runOne())) ran += 1;
     return ran;
   }
 
   function poll(): void {
     if (running || stopped) return;
-    running = tick()
+    running = tick(500, true)
       .catch((error) => log.error({ err: error }, 'job poll failed'))
       .finally(() => {
         running = undefined;
@@ -204,7 +205,7 @@ export function createJobRunner(options: {
       handlers.set(kind, handler);
       if (jobOptions?.deferWhileBusy && !deferrable.includes(kind)) deferrable.push(kind);
     },
-    tick,
+    tick: (limit) => tick(limit),
     start() {
       stopped = false;
       if (pollMs > 0 && !timer) {
