@@ -16,6 +16,7 @@ import {
   StorageType,
   type StreamConfig,
 } from 'nats';
+import { settlesWithin } from '../settles-within.ts';
 import type { DeviceLinkClient, DeviceMessageHandler } from './link.ts';
 
 /**
@@ -55,23 +56,6 @@ export interface NatsLinkOptions {
 
 /** The longest each step of close() may wait (the consumer's end, the connection's drain). */
 const CLOSE_STEP_MS = 5000;
-
-/** True when `p` settles (either way) within `ms`. */
-async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  const settled = p.then(
-    () => true as const,
-    () => true as const,
-  );
-  try {
-    return await Promise.race([settled, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Unacknowledged messages an instance may hold; past it NATS keeps the rest in the stream. */
 const MAX_ACK_PENDING = 20_000;

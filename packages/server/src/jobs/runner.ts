@@ -4,6 +4,7 @@ import type { Database, DbOrTx, Tx } from '../db/client.ts';
 import { jobs } from '../db/schema.ts';
 import { inTexts } from '../db/text-array.ts';
 import { insertRows } from '../gateway/batch.ts';
+import { settlesWithin } from '../settles-within.ts';
 
 /**
  * The durable job runner (DESIGN.md "jobs", docs/decisions/0006-jobs-in-a-postgresql-table.md).
@@ -61,6 +62,13 @@ export const MAX_ATTEMPTS = 5;
 
 /** How long past its time a deferWhileBusy job may wait for the device link to calm down. */
 export const MAX_DEFER_MS = 5 * 60_000;
+
+/**
+ * How long stop() waits for the job under way. One still running then (a statistics fold of 100,000
+ * devices takes tens of seconds) is ended with the database's connections (server.ts closes them):
+ * its transaction rolls back whole and the job runs again later, as after a crash.
+ */
+export const STOP_WAIT_MS = 5000;
 
 /** Adds (or, with a key, moves) a job; call inside the transaction of the write that needs it. */
 export async function scheduleJob(db: DbOrTx, job: NewJob): Promise<void> {
@@ -120,8 +128,9 @@ export function createJobRunner(options: {
   metrics?: { jobRun(kind: string, ok: boolean, seconds?: number): void };
   /** Whether the device link has more than it can write now (deferWhileBusy jobs then wait). */
   busy?: () => boolean;
+  stopWaitMs?: number;
 }): JobRunner {
-  const { database, now, log, pollMs, metrics, busy } = options;
+  const { database, now, log, pollMs, metrics, busy, stopWaitMs = STOP_WAIT_MS } = options;
   const handlers = new Map<string, JobHandler>();
   const deferrable: string[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -156,6 +165,8 @@ export function createJobRunner(options: {
         await tx.delete(jobs).where(eq(jobs.id, job.id));
         metrics?.jobRun(job.kind, true, took());
       } catch (error) {
+        // Cut by a shutdown (its connection closed under it): rolled back whole, not a failed attempt.
+        if (stopped) throw error;
         metrics?.jobRun(job.kind, false, took());
         callbacks.length = 0;
         const attempts = job.attempts + 1;
@@ -194,7 +205,11 @@ export function createJobRunner(options: {
   function poll(): void {
     if (running || stopped) return;
     running = tick(500, true)
-      .catch((error) => log.error({ err: error }, 'job poll failed'))
+      .catch((error) => {
+        if (stopped)
+          log.warn({ err: (error as Error).message }, 'job ended by the shutdown; it runs again later');
+        else log.error({ err: error }, 'job poll failed');
+      })
       .finally(() => {
         running = undefined;
       });
@@ -217,7 +232,10 @@ export function createJobRunner(options: {
       stopped = true;
       if (timer) clearInterval(timer);
       timer = undefined;
-      await running;
+      if (running && !(await settlesWithin(running, stopWaitMs)))
+        log.warn(
+          `a job is still running ${stopWaitMs} ms into the shutdown; it ends with the database connections`,
+        );
     },
   };
 }
