@@ -25,15 +25,12 @@ import { startFleet } from '@beacon/agent';
 import { type BackupList, type CreateBackupsResult, modelInfo } from '@beacon/protocol';
 import pg from 'pg';
 import { freePort } from '../packages/server/src/db/embedded.ts';
+import { opt } from './args.ts';
 import { apiCaller, signUpWithProject, waitForHealth } from './http.ts';
 import { fleetSnPlan } from './plan.ts';
 
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 1000);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const timeScale = Number(opt('time-scale', '0.1'));
 const root = path.resolve(import.meta.dirname, '..');
 const TICK = 100;

@@ -49,6 +49,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { clearRetained } from '@beacon/agent';
 import { freePort } from '../packages/server/src/db/embedded.ts';
+import { opt } from './args.ts';
 import {
   checkOpenFiles,
   type Latency,
@@ -63,10 +64,6 @@ import { type DeviceType, fleetSnPlan } from './plan.ts';
 
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 1000);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const timeScale = Number(opt('time-scale', '0.1'));
 const types = opt('types', 'ap,switch').split(',') as DeviceType[];
 const telemetryMs = Number(opt('telemetry-ms', '30000'));

@@ -59,15 +59,12 @@ import { CLIENT_ROUTES, modelsOfType, STATS_ROUTES } from '@beacon/protocol';
 import pg from 'pg';
 import { freePort } from '../packages/server/src/db/embedded.ts';
 import { ensureDailyPartitions } from '../packages/server/src/db/partitions.ts';
+import { opt } from './args.ts';
 import { checkOpenFiles } from './broker.ts';
 import { apiCaller, jobSeconds, jobsBetween, signUpWithProject, waitForHealth } from './http.ts';
 
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 1000);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const RUNS = Number(opt('runs', '1'));
 const WINDOW_S = Number(opt('window', '120'));
 const CLIENTS = Number(opt('clients', '20'));

@@ -16,14 +16,11 @@
 import fs from 'node:fs';
 import { clearRetained, startFleet } from '@beacon/agent';
 import { freePort } from '../packages/server/src/db/embedded.ts';
+import { opt } from './args.ts';
 import { checkOpenFiles, ownMosquitto } from './broker.ts';
 
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 10000);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const LINK = opt('link', 'lean') as 'lean' | 'mqtt';
 checkOpenFiles(N);
 const broker = args.includes('--own-mosquitto') ? await ownMosquitto(await freePort(), N + 100) : null;

@@ -18,13 +18,10 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { connect, runMigrations } from '../packages/server/src/db/client.ts';
 import { Metrics } from '../packages/server/src/metrics/metrics.ts';
+import { opt } from './args.ts';
 
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const ADMIN = opt('admin', 'postgresql://postgres@127.0.0.1:5432/test');
 const SCRAPES = Number(opt('scrapes', '20'));
 

@@ -30,14 +30,11 @@ import { ensureDailyPartitions } from '../packages/server/src/db/partitions.ts';
 import type { Deps } from '../packages/server/src/deps.ts';
 import * as rollup from '../packages/server/src/stats/rollup.ts';
 import * as stats from '../packages/server/src/stats/service.ts';
+import { opt } from './args.ts';
 import { seedOwnerProject } from './seed.ts';
 
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 10000);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const CLIENTS = Number(opt('clients', '20'));
 const DAYS = Number(opt('days', '30'));
 const CALLS = Number(opt('calls', '5'));

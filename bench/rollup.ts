@@ -25,14 +25,11 @@ import {
   DIM_ROLLUP_COLUMNS,
 } from '../packages/server/src/stats/merge.ts';
 import { maintainPartitions, rollUp } from '../packages/server/src/stats/rollup.ts';
+import { opt } from './args.ts';
 import { seedOwnerProject } from './seed.ts';
 
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const MINUTES = Number(opt('minutes', '75'));
 const TELEMETRY_MIN = Number(opt('telemetry-min', '5'));
 

@@ -21,14 +21,11 @@ import path from 'node:path';
 import { upTopic } from '@beacon/protocol';
 import mqtt from 'mqtt';
 import { freePort } from '../packages/server/src/db/embedded.ts';
+import { opt } from './args.ts';
 import { waitForHealth } from './http.ts';
 
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 500);
-const opt = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : fallback;
-};
 const ROUNDS = Number(opt('rounds', '10'));
 const RUNS = Number(opt('runs', '3'));
 const FLOOD = 15_000;
