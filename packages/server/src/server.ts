@@ -40,6 +40,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** A shutdown step at least this long is logged (which one held the stop). */
+const SLOW_SHUTDOWN_STEP_MS = 2000;
+
 /** Starts everything a Beacon server needs: database (embedded if no DATABASE_URL), migrations, HTTP. */
 export async function startServer(
   config: Config,
@@ -148,18 +151,25 @@ export async function startServer(
         logger.info(`draining: /readyz answers 503; HTTP stops in ${config.shutdownDrainMs / 1000} s`);
         await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
       }
-      await jobs.stop();
+      // A step that takes long is named in the log (main.ts exits after 20 s whatever is left).
+      const step = async (name: string, run: () => Promise<unknown> | undefined) => {
+        const started = performance.now();
+        await run();
+        const ms = Math.round(performance.now() - started);
+        if (ms >= SLOW_SHUTDOWN_STEP_MS) logger.warn({ step: name, ms }, 'shutdown: a slow step');
+      };
+      await step('jobs', () => jobs.stop());
       backupSync({ database, gateway, now, log: logger }).stop();
-      await gateway.stopIntake();
+      await step('device intake', () => gateway.stopIntake());
       // The demo devices leave after the link: their goodbyes are not recorded (a restart with
       // the embedded broker marks every device offline anyway).
-      await fleet?.stop();
-      await app.close();
-      await mailer.drain();
-      await gateway.close();
-      await bus.close();
-      await database.close(logger);
-      await embedded?.stop();
+      await step('demo devices', () => fleet?.stop());
+      await step('http', () => app.close());
+      await step('mail', () => mailer.drain());
+      await step('device link', () => gateway.close());
+      await step('event bus', () => bus.close());
+      await step('database pool', () => database.close(logger));
+      await step('embedded postgresql', () => embedded?.stop());
     },
   };
 }

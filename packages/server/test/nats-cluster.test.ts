@@ -279,7 +279,20 @@ describe(`NATS broker kind: a 3-node cluster, two instances${SKIP_REASON}`, () =
         30_000,
       );
       console.log(`every device online for the server ${Date.now() - killedAt} ms after the kill`);
-      // Every device answers a command through the surviving instance.
+      // Every acknowledged event is stored (what B held unacknowledged comes back after ack_wait).
+      const total = events.acked.length;
+      expect(total).toBeGreaterThan(FLEET * 20);
+      const missing = await waitFor(
+        async () => ((await unstoredEvents(a.database.db, events.acked)).length === 0 ? [] : null),
+        'every acknowledged event stored',
+        (ACK_WAIT_SECONDS + 15) * 1000,
+      ).catch(() => unstoredEvents(a.database.db, events.acked));
+      expect({ total, missing }).toEqual({ total, missing: [] });
+      console.log(
+        `${total} events acknowledged by the broker, all stored ${Date.now() - killedAt} ms after the kill`,
+      );
+      // Every device answers a command through the surviving instance (its consumer delivers again:
+      // the events above came through it).
       const outcomes = await Promise.all(
         devices.map((d) =>
           a.gateway.commands.send(d.sn, 'locate', { seconds: 5 }, SYSTEM_ACTOR, { timeoutMs: 15_000 }),
@@ -295,18 +308,6 @@ describe(`NATS broker kind: a 3-node cluster, two instances${SKIP_REASON}`, () =
         })),
       ).toEqual([]);
 
-      // Every acknowledged event is stored (what B held unacknowledged comes back after ack_wait).
-      const total = events.acked.length;
-      expect(total).toBeGreaterThan(FLEET * 20);
-      const missing = await waitFor(
-        async () => ((await unstoredEvents(a.database.db, events.acked)).length === 0 ? [] : null),
-        'every acknowledged event stored',
-        (ACK_WAIT_SECONDS + 15) * 1000,
-      ).catch(() => unstoredEvents(a.database.db, events.acked));
-      expect({ total, missing }).toEqual({ total, missing: [] });
-      console.log(
-        `${total} events acknowledged by the broker, all stored ${Date.now() - killedAt} ms after the kill`,
-      );
       // And nothing is left in the stream once the devices are off: what was written was acknowledged.
       await Promise.all(devices.map((d) => d.stop()));
       await waitFor(

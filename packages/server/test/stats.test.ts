@@ -483,22 +483,36 @@ describe('aggregates per range', () => {
     const hour = Math.ceil(server.clock.now().getTime() / 3_600_000) * 3_600_000 + 3_600_000;
     let i = 20;
     let during: Record<string, Record<string, unknown>[]> | null = null;
+    let whole: Record<string, Record<string, unknown>[]> | null = null;
+    const foldedUntil: number[] = [];
     for (let m = -12; m < 12; m++) {
       await sendAt(hour + m * 60_000, i++, sims);
       await job();
+      foldedUntil.push(new Date((await marks())['1h'].folded_until ?? 0).getTime());
       if (m === 0) during = await rowsOf();
+      if (m === 3) whole = await rowsOf();
     }
-    // While it folds, the hour's row holds the final 5-minute buckets only (those before now − 2 min):
-    // at the hour's first minute, the last of the previous hour's buckets is not in it yet.
-    const lastHour = (during?.stats_device_1h ?? []).filter(
-      (r) => r.sn === ap && new Date(r.bucket as string).getTime() === hour - 3_600_000,
-    );
+    // The hourly level took its final buckets 15 minutes at a time, or up to an hour's end.
+    const folds = foldedUntil.slice(1).flatMap((t, k) => (t > foldedUntil[k] ? [[foldedUntil[k], t]] : []));
+    expect(folds.length).toBeGreaterThanOrEqual(1);
+    for (const [from, to] of folds)
+      expect(
+        to - from >= 15 * 60_000 || to % 3_600_000 === 0,
+        `${new Date(from).toISOString()} to ${new Date(to).toISOString()}`,
+      ).toBe(true);
+    const lastHourOf = (rows: Record<string, Record<string, unknown>[]> | null) =>
+      (rows?.stats_device_1h ?? []).find(
+        (r) => r.sn === ap && new Date(r.bucket as string).getTime() === hour - 3_600_000,
+      );
     const [{ n: lastHourSamples }] = await query<{ n: number }>(
       `select count(*)::int as n from stats_device where sn = $1 and at >= $2 and at < $3`,
       [ap, new Date(hour - 3_600_000), new Date(hour)],
     );
-    expect(lastHour).toHaveLength(1);
-    expect(Number(lastHour[0].samples)).toBeLessThan(lastHourSamples);
+    // While it folds, the hour's row holds the final 5-minute buckets it has taken so far, 15 minutes
+    // of them at a time (decision 0077): at the hour's first minute, not the whole previous hour.
+    expect(Number(lastHourOf(during)?.samples ?? 0)).toBeLessThan(lastHourSamples);
+    // Once its last bucket is final (2 minutes past the hour), the hour is folded whole at once.
+    expect(Number(lastHourOf(whole)?.samples)).toBe(lastHourSamples);
     // Ten minutes on, every bucket is final and folded; more runs with nothing new change nothing.
     server.clock.offsetMs = hour + 22 * 60_000 - Date.now();
     for (let k = 0; k < 3; k++) await job();

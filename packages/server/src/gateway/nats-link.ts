@@ -177,7 +177,10 @@ export class NatsLink implements DeviceLinkClient {
     while (!this.stopped) {
       try {
         const consumer = await js.consumers.get(this.o.stream, this.o.consumer);
-        const messages = await consumer.consume({ max_messages: 1000, expires: 5000 });
+        // A pull lives 2 s, with a heartbeat every second: when the node that holds the consumer's
+        // leader dies, the pull dies with it, and two missed heartbeats (2 s, not 5 s with the
+        // default 5 s pull) have the client pull again from the new leader.
+        const messages = await consumer.consume({ max_messages: 1000, expires: 2000 });
         this.messages = messages;
         if (this.stopped) messages.stop();
         for await (const m of messages) this.receive(m);
