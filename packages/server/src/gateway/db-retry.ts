@@ -25,3 +25,22 @@ export function isTransientDbError(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * What an operator needs of a database failure: its SQLSTATE and PostgreSQL's own words — not the
+ * statement and its bound values, which Drizzle puts in its message (a telemetry batch's clients:
+ * ~100 KB of names and addresses a line).
+ */
+export function dbFailure(err: unknown): { code?: string; message: string } {
+  for (
+    let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0;
+    e && i < 5;
+    i++
+  ) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code))
+      return { code: e.code, message: String(e.message ?? '').slice(0, 300) };
+    e = e.cause as typeof e;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { message: message.split('\n')[0].slice(0, 300) };
+}

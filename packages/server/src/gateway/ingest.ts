@@ -41,7 +41,7 @@ import { lockPrevious, StatsWriter, sampleBatch } from '../stats/ingest.ts';
 import { storeLinks } from '../topology/ingest.ts';
 import { isAwayStatus, scheduleAwayChecks } from './away-watchdog.ts';
 import { Batcher, updateRows } from './batch.ts';
-import { isTransientDbError } from './db-retry.ts';
+import { dbFailure, isTransientDbError } from './db-retry.ts';
 import { type DeviceChange, settleFinalOutcomes } from './outcomes.ts';
 
 /**
@@ -288,6 +288,8 @@ export class Ingest {
   /** Shutting down: a message the database refuses is no longer kept for a retry. */
   private closing = false;
   private readonly counts = { retrying: 0, coalesced: 0, dropped: 0, stale: 0 };
+  /** When a message kept for a retry was last logged. */
+  private retryLoggedAt = 0;
   /** When a drop of each device was last logged (mayLog). */
   private readonly loggedAt = new Map<string, number>();
   /**
@@ -732,11 +734,14 @@ export class Ingest {
           this.log.error({ err, sn, kind }, 'mqtt: message handling failed; dropped');
           return transient ? 'later' : 'dropped';
         }
-        if (attempt === 1)
+        // One line a second at most: a database away with a fleet connected holds thousands.
+        if (attempt === 1 && Date.now() - this.retryLoggedAt >= 1000) {
+          this.retryLoggedAt = Date.now();
           this.log.warn(
-            { sn, kind, err: (err as Error).message },
+            { sn, kind, err: dbFailure(err), retrying: this.counts.retrying + 1 },
             'mqtt: database unavailable; message kept for a retry',
           );
+        }
         this.counts.retrying++;
         await new Promise((r) => setTimeout(r, delay));
         this.counts.retrying--;
