@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { deriveDeviceSecret, topicRoot } from '@beacon/protocol';
-import { connect } from 'nats';
+import { connect, type JetStreamManager } from 'nats';
 
 /**
  * A NATS cluster on loopback for the broker-kind tests (docs/decisions/0067, docs/deployment.md):
@@ -193,26 +193,39 @@ export class NatsCluster {
     throw new Error(`the NATS cluster's JetStream did not come up: ${(last as Error)?.message}`);
   }
 
+  /**
+   * Runs `op` with a JetStream manager on a fresh connection. JetStream's API may not answer for a
+   * few seconds after a node dies (its meta group electing a leader): tried again until `timeoutMs`.
+   */
+  private async withJetStream<T>(op: (jsm: JetStreamManager) => Promise<T>, timeoutMs = 20_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        const nc = await connect({
+          servers: this.natsUrls,
+          user: this.server.user,
+          pass: this.server.password,
+        });
+        try {
+          return await op(await nc.jetstreamManager());
+        } finally {
+          await nc.close();
+        }
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  }
+
   /** The node that leads a stream's replicas now (its server_name), or null. */
   async streamLeader(stream: string): Promise<string | null> {
-    const nc = await connect({ servers: this.natsUrls, user: this.server.user, pass: this.server.password });
-    try {
-      const jsm = await nc.jetstreamManager();
-      return (await jsm.streams.info(stream)).cluster?.leader ?? null;
-    } finally {
-      await nc.close();
-    }
+    return this.withJetStream(async (jsm) => (await jsm.streams.info(stream)).cluster?.leader ?? null);
   }
 
   /** How many consumers a stream has (nats-server makes one on `$MQTT_msgs` per QoS 1 MQTT subscription). */
   async consumerCount(stream: string): Promise<number> {
-    const nc = await connect({ servers: this.natsUrls, user: this.server.user, pass: this.server.password });
-    try {
-      const jsm = await nc.jetstreamManager();
-      return (await jsm.streams.info(stream)).state.consumer_count;
-    } finally {
-      await nc.close();
-    }
+    return this.withJetStream(async (jsm) => (await jsm.streams.info(stream)).state.consumer_count);
   }
 
   /** Messages of a consumer not delivered yet, delivered but not acknowledged, and delivered again. */
@@ -220,17 +233,13 @@ export class NatsCluster {
     stream: string,
     consumer: string,
   ): Promise<{ pending: number; unacked: number; redelivered: number }> {
-    const nc = await connect({ servers: this.natsUrls, user: this.server.user, pass: this.server.password });
-    try {
-      const jsm = await nc.jetstreamManager();
+    return this.withJetStream(async (jsm) => {
       const info = await jsm.consumers.info(stream, consumer);
       // Deliveries beyond one per message (the consumer was made with the stream, so both sequences
       // count from its first message); num_redelivered forgets a message once it is acknowledged.
       const redelivered = info.delivered.consumer_seq - info.delivered.stream_seq;
       return { pending: info.num_pending, unacked: info.num_ack_pending, redelivered };
-    } finally {
-      await nc.close();
-    }
+    });
   }
 
   /** A crash: SIGKILL, nothing flushed. */
