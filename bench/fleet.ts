@@ -396,12 +396,17 @@ async function main() {
       },
       serverCpuSeconds: {
         connect: +(afterOnline.server.cpuSeconds - idle.server.cpuSeconds).toFixed(1),
-        steady30s: +(steady.server.cpuSeconds - afterOnline.server.cpuSeconds).toFixed(1),
+        // Per 30 s of the steady window, whatever its length (--steady-s).
+        steady30s: +(((steady.server.cpuSeconds - afterOnline.server.cpuSeconds) * 30) / STEADY_S).toFixed(1),
         bulkReboot: +(afterReboot.server.cpuSeconds - steady.server.cpuSeconds).toFixed(1),
       },
       postgresCpuSeconds: {
         connect: +(afterOnline.postgres.cpuSeconds - idle.postgres.cpuSeconds).toFixed(1),
-        steady30s: +(steady.postgres.cpuSeconds - afterOnline.postgres.cpuSeconds).toFixed(1),
+        // Per 30 s of the steady window, whatever its length (--steady-s).
+        steady30s: +(
+          ((steady.postgres.cpuSeconds - afterOnline.postgres.cpuSeconds) * 30) /
+          STEADY_S
+        ).toFixed(1),
         bulkReboot: +(afterReboot.postgres.cpuSeconds - steady.postgres.cpuSeconds).toFixed(1),
       },
       serverRssMb: { idle: idle.server.rssMb, online: afterOnline.server.rssMb, peak: peak.serverRssMb },
