@@ -255,9 +255,15 @@ export async function syncOnlineClients(
 /** Devices that went offline: their clients leave with them (sessions ended, reason offline). */
 export async function dropClientsOf(tx: DbOrTx, sns: readonly string[], now: Date): Promise<BusEvent[]> {
   if (sns.length === 0) return [];
+  // Locked in (project, MAC) order first, as the telemetry batches lock the rows they upsert: in a
+  // reconnect storm a device's clients leave here while another batch moves or refreshes some of
+  // them, and two orders would deadlock.
   const gone = await tx
     .delete(onlineClients)
-    .where(inTexts(onlineClients.sn, [...sns]))
+    .where(
+      sql`ctid = any(array(select ctid from online_clients where ${inTexts(onlineClients.sn, [...sns])}
+            order by project_id, mac collate "C" for update))`,
+    )
     .returning();
   if (gone.length === 0) return [];
   await insertSessions(
