@@ -169,28 +169,9 @@ export class NatsCluster {
   }
 
   private async waitForJetStream(timeoutMs = 30_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    let last: unknown;
-    while (Date.now() < deadline) {
-      try {
-        const nc = await connect({
-          servers: this.natsUrls,
-          user: this.server.user,
-          pass: this.server.password,
-        });
-        try {
-          const jsm = await nc.jetstreamManager({ timeout: 2000 });
-          await jsm.getAccountInfo();
-          return;
-        } finally {
-          await nc.close();
-        }
-      } catch (err) {
-        last = err;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
-    throw new Error(`the NATS cluster's JetStream did not come up: ${(last as Error)?.message}`);
+    await this.withJetStream((jsm) => jsm.getAccountInfo(), timeoutMs).catch((err: Error) => {
+      throw new Error(`the NATS cluster's JetStream did not come up: ${err.message}`);
+    });
   }
 
   /**
