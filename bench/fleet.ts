@@ -30,6 +30,11 @@
  *                      socket is destroyed at once. Measures the time until all N are online again
  *                      and the API latency during it
  *   --steady-s <s>     seconds of steady telemetry, API latency measured meanwhile (default 30)
+ *   --settle-s <s>     before the steady window, wait (at most this long; default one telemetry period)
+ *                      until the server has written a telemetry of every device and holds fewer than
+ *                      1,000 messages unwritten (beacon_ingest_waiting) for 5 s running: the devices'
+ *                      first telemetry (at 100,000, 2,000,000 client rows) is then not measured as
+ *                      steady load. 0: the steady window starts when all are online, as before
  *   --storm-window-s <s>  seconds from the drop during which the storm's API latency is measured
  *                      (default 30, longer if the fleet takes longer to come back)
  *   --ramp <n>         devices started per second (default 1000)
@@ -59,7 +64,7 @@ import {
   probeApi,
 } from './broker.ts';
 import { fleetInChildren, fleetInProcess } from './fleet-runner.ts';
-import { apiCaller, jobSeconds, jobsBetween, signUpWithProject, waitForHealth } from './http.ts';
+import { apiCaller, jobSeconds, jobsBetween, metricValue, signUpWithProject, waitForHealth } from './http.ts';
 import { type DeviceType, fleetSnPlan } from './plan.ts';
 
 const args = process.argv.slice(2);
@@ -73,6 +78,7 @@ const LINK = opt('link', 'lean') as 'lean' | 'mqtt';
 const BULK = Math.min(N, Number(opt('bulk', String(Math.min(N, 10_000)))));
 const STORM = args.includes('--storm');
 const STEADY_S = Number(opt('steady-s', '30'));
+const SETTLE_S = Number(opt('settle-s', String(telemetryMs / 1000)));
 const STORM_WINDOW_S = Number(opt('storm-window-s', '30'));
 const RAMP = Number(opt('ramp', '1000'));
 const SIM_NICE = Number(opt('sim-nice', '0'));
@@ -238,7 +244,27 @@ async function main() {
       count = await online();
     }
     const onlineMs = Date.now() - t0;
-    const afterOnline = sample();
+    const atOnline = sample();
+
+    // Settle: the first telemetry of every device written, nothing much left unwritten.
+    const tSettle = Date.now();
+    const telemetryWritten = () => metricValue(base, 'beacon_ingest_lag_seconds_count{kind="telemetry"}');
+    let quietSince = 0;
+    while (Date.now() - tSettle < SETTLE_S * 1000) {
+      const waiting = await metricValue(base, 'beacon_ingest_waiting');
+      if ((await telemetryWritten()) >= N && waiting < 1000) {
+        quietSince ||= Date.now();
+        if (Date.now() - quietSince >= 5000) break;
+      } else quietSince = 0;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const settle = {
+      ms: Date.now() - tSettle,
+      telemetryWritten: await telemetryWritten(),
+      waiting: await metricValue(base, 'beacon_ingest_waiting'),
+    };
+    // The steady window's CPU is counted from here.
+    const afterSettle = sample();
 
     // Steady state: telemetry, with users' screens open (device list, Status, client list).
     const screens = {
@@ -359,6 +385,7 @@ async function main() {
       provisionMs,
       fleetStartMs: startedMs,
       allOnlineMs: onlineMs,
+      settle,
       bulkRebootAckMs: ackMs,
       bulkRebootCodes: codes,
       bulkJobs,
@@ -380,12 +407,10 @@ async function main() {
       steadyJobs,
       storm,
       cpuMsPerDevice: {
-        connectServer: +(((afterOnline.server.cpuSeconds - idle.server.cpuSeconds) * 1000) / N).toFixed(2),
-        connectPostgres: +(((afterOnline.postgres.cpuSeconds - idle.postgres.cpuSeconds) * 1000) / N).toFixed(
-          2,
-        ),
+        connectServer: +(((atOnline.server.cpuSeconds - idle.server.cpuSeconds) * 1000) / N).toFixed(2),
+        connectPostgres: +(((atOnline.postgres.cpuSeconds - idle.postgres.cpuSeconds) * 1000) / N).toFixed(2),
         steadyServerPer30s: +(
-          ((steady.server.cpuSeconds - afterOnline.server.cpuSeconds) * 1000 * (30 / STEADY_S)) /
+          ((steady.server.cpuSeconds - afterSettle.server.cpuSeconds) * 1000 * (30 / STEADY_S)) /
           N
         ).toFixed(3),
         bulkServer: +(((afterReboot.server.cpuSeconds - steady.server.cpuSeconds) * 1000) / BULK).toFixed(2),
@@ -395,21 +420,23 @@ async function main() {
         postgres: +(((afterBack.postgres.rssMb - idle.postgres.rssMb) * 1000) / N).toFixed(1),
       },
       serverCpuSeconds: {
-        connect: +(afterOnline.server.cpuSeconds - idle.server.cpuSeconds).toFixed(1),
+        connect: +(atOnline.server.cpuSeconds - idle.server.cpuSeconds).toFixed(1),
+        settle: +(afterSettle.server.cpuSeconds - atOnline.server.cpuSeconds).toFixed(1),
         // Per 30 s of the steady window, whatever its length (--steady-s).
-        steady30s: +(((steady.server.cpuSeconds - afterOnline.server.cpuSeconds) * 30) / STEADY_S).toFixed(1),
+        steady30s: +(((steady.server.cpuSeconds - afterSettle.server.cpuSeconds) * 30) / STEADY_S).toFixed(1),
         bulkReboot: +(afterReboot.server.cpuSeconds - steady.server.cpuSeconds).toFixed(1),
       },
       postgresCpuSeconds: {
-        connect: +(afterOnline.postgres.cpuSeconds - idle.postgres.cpuSeconds).toFixed(1),
+        connect: +(atOnline.postgres.cpuSeconds - idle.postgres.cpuSeconds).toFixed(1),
+        settle: +(afterSettle.postgres.cpuSeconds - atOnline.postgres.cpuSeconds).toFixed(1),
         // Per 30 s of the steady window, whatever its length (--steady-s).
         steady30s: +(
-          ((steady.postgres.cpuSeconds - afterOnline.postgres.cpuSeconds) * 30) /
+          ((steady.postgres.cpuSeconds - afterSettle.postgres.cpuSeconds) * 30) /
           STEADY_S
         ).toFixed(1),
         bulkReboot: +(afterReboot.postgres.cpuSeconds - steady.postgres.cpuSeconds).toFixed(1),
       },
-      serverRssMb: { idle: idle.server.rssMb, online: afterOnline.server.rssMb, peak: peak.serverRssMb },
+      serverRssMb: { idle: idle.server.rssMb, online: atOnline.server.rssMb, peak: peak.serverRssMb },
       postgresRssMb: { idle: idle.postgres.rssMb, peak: peak.postgresRssMb },
       benchProcessRssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
       simulatorRssMb: simulator.rssMb,

@@ -58,6 +58,17 @@ export async function signUpWithProject(
   return call<{ id: number }>('POST', '/projects', { name: projectName, scenario: 'enterprise' });
 }
 
+/**
+ * One sample of the server's /metrics (loopback: no token), by its exact name and label text, e.g.
+ * `beacon_ingest_lag_seconds_count{kind="telemetry"}`; 0 when the server has none yet.
+ */
+export async function metricValue(base: string, sample: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  for (const line of text.split('\n'))
+    if (line.startsWith(`${sample} `)) return Number(line.slice(sample.length + 1));
+  return 0;
+}
+
 export type JobTotals = Record<string, { count: number; sum: number }>;
 
 /** Each durable job kind's runs and seconds so far, from the server's /metrics (loopback: no token). */

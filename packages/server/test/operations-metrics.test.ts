@@ -172,6 +172,46 @@ describe('metrics without METRICS_TOKEN (loopback only)', () => {
   });
 });
 
+describe('the ingest backlog gauge', () => {
+  let server: TestServer;
+  let device: SimulatedDevice | undefined;
+
+  beforeAll(async () => {
+    server = await startTestServer({ METRICS_CACHE_SECONDS: '0' });
+  });
+  afterAll(async () => {
+    await device?.stop().catch(() => {});
+    await server?.close();
+  });
+
+  it('counts the device messages received and not yet written (beacon_ingest_waiting)', async () => {
+    device = await simulateOnline(server, testSn('W'));
+    await waitFor(
+      async () => value(await samples(server), 'beacon_ingest_waiting') === 0,
+      'nothing waiting before the lock',
+    );
+    // Telemetry (every 500 ms) writes device_state: while a transaction holds it, the device's
+    // telemetry stays received and unwritten — in a batch whose statement waits (one device's
+    // telemetry is never queued behind its own: a newer one replaces the waiting one).
+    const holder = await server.database.pool.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('lock table device_state in exclusive mode');
+      await waitFor(
+        async () => (value(await samples(server), 'beacon_ingest_waiting') ?? 0) >= 1,
+        'telemetry waiting behind the lock',
+      );
+      await holder.query('commit');
+    } finally {
+      holder.release();
+    }
+    await waitFor(
+      async () => value(await samples(server), 'beacon_ingest_waiting') === 0,
+      'written once the lock is gone',
+    );
+  });
+});
+
 describe('metrics with METRICS_TOKEN', () => {
   let server: TestServer;
   let closed = false;

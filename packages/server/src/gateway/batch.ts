@@ -21,6 +21,7 @@ import { isTransientDbError } from './db-retry.ts';
 export class Batcher<T, R> {
   private queue: { item: T; resolve(r: R): void; reject(e: unknown): void }[] = [];
   private inFlight = 0;
+  private writingItems = 0;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -36,6 +37,11 @@ export class Batcher<T, R> {
   /** Items waiting for a flush (not yet in one). */
   get waiting(): number {
     return this.queue.length;
+  }
+
+  /** Items in a flush under way (its statement not yet committed). */
+  get writing(): number {
+    return this.writingItems;
   }
 
   add(item: T): Promise<R> {
@@ -60,8 +66,10 @@ export class Batcher<T, R> {
     while (this.inFlight < this.o.maxInFlight && this.queue.length) {
       const batch = this.queue.splice(0, this.o.maxBatch);
       this.inFlight++;
+      this.writingItems += batch.length;
       void this.run(batch).finally(() => {
         this.inFlight--;
+        this.writingItems -= batch.length;
         this.schedule();
       });
     }

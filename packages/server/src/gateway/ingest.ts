@@ -250,6 +250,8 @@ export interface IngestStats {
   dropped: number;
   /** States and telemetry ignored as older than one of their kind already written (isStale). */
   stale: number;
+  /** Messages received and not yet written: in the intake, or in a batch waiting for or in its write. */
+  waiting: number;
 }
 
 interface Intake {
@@ -309,6 +311,12 @@ export class Ingest {
   private readonly events = new Batcher<DeviceEventItem, null>((items) =>
     writeDeviceEvents(this.database, this.counted('event', items), this.onDeviceEvents),
   );
+  private readonly batchers: readonly { waiting: number; writing: number }[] = [
+    this.hellos,
+    this.states,
+    this.telemetries,
+    this.events,
+  ];
   /**
    * Called after each batch of device events is stored, with the new rows, inside its transaction
    * (src/logs/device-events.ts). The live `device.event` is the first; other features push theirs.
@@ -522,18 +530,16 @@ export class Ingest {
    * at or for a write (a reconnect storm). The job runner then lets housekeeping wait (runner.ts).
    */
   busy(): boolean {
-    const waiting =
-      this.intake.length -
-      this.intakeHead +
-      this.hellos.waiting +
-      this.states.waiting +
-      this.telemetries.waiting +
-      this.events.waiting;
-    return waiting >= BUSY_BACKLOG;
+    return this.waiting() >= BUSY_BACKLOG;
+  }
+
+  private waiting(): number {
+    return this.intake.length - this.intakeHead + this.batchers.reduce((n, b) => n + b.waiting, 0);
   }
 
   stats(): IngestStats {
-    return { devices: this.lanes.size, ...this.counts };
+    const writing = this.batchers.reduce((n, b) => n + b.writing, 0);
+    return { devices: this.lanes.size, ...this.counts, waiting: this.waiting() + writing };
   }
 
   /** The message's data when it is valid JSON within the limits and matches its schema; else undefined. */

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { IngestStats } from '../gateway/ingest.ts';
 
 /**
  * Prometheus metrics of one server instance (docs/operations-metrics.md, docs/decisions/0064).
@@ -30,7 +31,7 @@ const DATABASE_WAIT_MS = 1000;
 export interface MetricSources {
   pool: pg.Pool;
   /** The ingest's own counts (gateway/ingest.ts stats()). */
-  ingest?: () => { devices: number; retrying: number; coalesced: number; dropped: number; stale: number };
+  ingest?: () => IngestStats;
   /** Open WebSocket connections. */
   webSockets?: () => number;
   /** The server's MQTT link is connected. */
@@ -262,6 +263,11 @@ export class Metrics {
       });
     ingest('Devices with messages waiting or being written', 'beacon_ingest_devices_busy', (s) => s.devices);
     ingest('Messages kept for a database that is unavailable', 'beacon_ingest_retrying', (s) => s.retrying);
+    ingest(
+      'Device messages received and not yet written (the intake and the batches waiting for a write)',
+      'beacon_ingest_waiting',
+      (s) => s.waiting,
+    );
     new Counter({
       name: 'beacon_ingest_dropped_total',
       help: 'Device messages refused (invalid, too large, over the rate or queue limit) or given up',
