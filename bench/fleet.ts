@@ -173,9 +173,18 @@ async function main() {
   const serverPid = server.pid!;
   // Retained states the devices left on a shared broker: cleared once the server has stopped.
   const sns: string[] = [];
+  /** SIGTERM to the server; resolves with the milliseconds until it exited and its exit code. */
+  const stopServer = async () => {
+    const t = Date.now();
+    if (server.exitCode === null && server.signalCode === null) {
+      const exited = new Promise((r) => server.once('exit', r));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    return { ms: Date.now() - t, exitCode: server.exitCode };
+  };
   const stop = async () => {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
+    await stopServer();
     if (MQTT_URL && sns.length) await clearRetained(MQTT_URL, sns);
     await broker?.stop();
     await tree?.stop();
@@ -367,6 +376,9 @@ async function main() {
     }
     clearInterval(sampler);
     const simulator = usage(fleet.pids());
+    // Graceful shutdown with the fleet still connected and reporting (a rolling restart): what the
+    // server had received is written before it exits (its own limit: SHUTDOWN_TIMEOUT_MS).
+    const shutdown = await stopServer();
     await fleet.stop();
     // Retained states on the machine's broker outlive the run; the benchmark's own brokers go with it.
     if (MQTT_URL)
@@ -440,6 +452,7 @@ async function main() {
       postgresRssMb: { idle: idle.postgres.rssMb, peak: peak.postgresRssMb },
       benchProcessRssMb: Math.round(process.memoryUsage().rss / 2 ** 20),
       simulatorRssMb: simulator.rssMb,
+      shutdown,
     };
     console.log(JSON.stringify(result, null, 2));
   } finally {

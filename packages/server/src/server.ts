@@ -152,15 +152,36 @@ export async function startServer(
         await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
       }
       // A step that takes long is named in the log (main.ts exits after 20 s whatever is left).
-      const step = async (name: string, run: () => Promise<unknown> | undefined) => {
+      // A slow step is named while it runs too: the forced exit (lifecycle.ts) may come first.
+      const step = async (name: string, run: () => Promise<unknown> | undefined, detail?: () => object) => {
         const started = performance.now();
-        await run();
+        const still = setInterval(
+          () =>
+            logger.warn(
+              { step: name, ms: Math.round(performance.now() - started), ...detail?.() },
+              'shutdown: a step still running',
+            ),
+          SLOW_SHUTDOWN_STEP_MS,
+        );
+        still.unref();
+        try {
+          await run();
+        } finally {
+          clearInterval(still);
+        }
         const ms = Math.round(performance.now() - started);
         if (ms >= SLOW_SHUTDOWN_STEP_MS) logger.warn({ step: name, ms }, 'shutdown: a slow step');
       };
       await step('jobs', () => jobs.stop());
       backupSync({ database, gateway, now, log: logger }).stop();
-      await step('device intake', () => gateway.stopIntake());
+      await step(
+        'device intake',
+        () => gateway.stopIntake(),
+        () => {
+          const { waiting, retrying, devices } = gateway.ingest.stats();
+          return { waiting, retrying, devices };
+        },
+      );
       // The demo devices leave after the link: their goodbyes are not recorded (a restart with
       // the embedded broker marks every device offline anyway).
       await step('demo devices', () => fleet?.stop());

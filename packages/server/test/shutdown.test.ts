@@ -4,6 +4,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../src/db/embedded.ts';
+import { scheduleJob } from '../src/jobs/runner.ts';
+import { waitFor } from './devices.helpers.ts';
+import { capturingLogger, startTestServer } from './helpers/harness.ts';
 import { ServerProcess } from './helpers/server-process.ts';
 
 /**
@@ -108,4 +111,27 @@ describe('shutdown of the process (src/main.ts)', () => {
     expect(second.lines.filter((l) => l.level >= 40)).toEqual([]);
     expect(second.lines.map((l) => l.msg)).toContain('stopped');
   }, 180_000);
+});
+
+describe('a slow shutdown step (src/server.ts close())', () => {
+  it('is named in the log while it runs, not only once it has ended', async () => {
+    const { logger, lines } = capturingLogger('warn');
+    const server = await startTestServer({}, { logger });
+    let started = false;
+    server.jobs.register('shutdown-test-slow', async () => {
+      started = true;
+      await new Promise((r) => setTimeout(r, 3000));
+    });
+    await scheduleJob(server.database.db, { kind: 'shutdown-test-slow', runAt: new Date(0) });
+    await waitFor(() => started, 'the slow job under way');
+    const closing = server.close();
+    // Before the step ends (the forced exit of lifecycle.ts could come first on a real server).
+    await waitFor(
+      () => lines.some((l) => l.msg === 'shutdown: a step still running' && l.step === 'jobs'),
+      'the running step named',
+    );
+    expect(lines.some((l) => l.msg === 'shutdown: a slow step')).toBe(false);
+    await closing;
+    expect(lines.find((l) => l.msg === 'shutdown: a slow step')).toMatchObject({ step: 'jobs' });
+  }, 30_000);
 });
