@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type SimulatedDevice, startDevice } from '@beacon/agent';
 import {
   type AlarmDeliveryView,
+  AlarmKind,
   type AlarmReadView,
   type AlarmSettingsView,
   type AlarmView,
@@ -12,7 +13,8 @@ import {
 } from '@beacon/protocol';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alarms, deviceState, devices, mailOutbox } from '../src/db/schema.ts';
+import { raiseAlarms } from '../src/alarms/raise.ts';
+import { alarmDeliveries, alarms, deviceState, devices, mailOutbox } from '../src/db/schema.ts';
 import {
   deviceRow,
   EventCollector,
@@ -409,6 +411,91 @@ describe('alarms', () => {
     const all = await server.database.db.select().from(alarms).where(eq(alarms.sn, sn));
     expect(all).toHaveLength(2);
     expect(all.filter((a) => a.clearedAt === null)).toHaveLength(1);
+  });
+
+  it('a mass outage: one sweep raises every device’s offline alarm, muted ones aside, with a delivery per recipient', async () => {
+    const project = await insertProject(server, owner.id);
+    const put = await owner.client.request('PUT', `/projects/${project}/alarms/settings`, {
+      emails: ['noc@example.com', 'oncall@example.com'],
+      webhookUrl: '',
+      offlineMinutes: 5,
+      cpuPercent: 90,
+      memoryPercent: 90,
+    });
+    expect(put.body.code, JSON.stringify(put.body)).toBe(0);
+    const sns = Array.from({ length: 300 }, () => testSn('X'));
+    const lastSeenAt = new Date(server.clock.now().getTime() - 10 * MINUTE);
+    for (const sn of sns)
+      await insertSeen(server, sn, {
+        model: 'BA-W1200C',
+        type: 'ap',
+        projectId: project,
+        status: 0,
+        lastSeenAt,
+      });
+    const inWindow = sns.slice(0, 10);
+    const now = server.clock.now().getTime();
+    const window = await owner.client.post(`/projects/${project}/alarms/windows`, {
+      sns: inWindow,
+      startsAt: new Date(now - MINUTE).toISOString(),
+      endsAt: new Date(now + 60 * MINUTE).toISOString(),
+      reason: 'Power work',
+    });
+    expect(window.body.code, JSON.stringify(window.body)).toBe(0);
+
+    await sweep();
+    const open = await server.database.db
+      .select()
+      .from(alarms)
+      .where(and(eq(alarms.projectId, project), isNull(alarms.clearedAt)));
+    expect(
+      open
+        .filter((a) => a.kind === 'offline')
+        .map((a) => a.sn)
+        .sort(),
+    ).toEqual(sns.slice(10).sort());
+    expect(open.every((a) => a.model === 'BA-W1200C' && a.count === 1)).toBe(true);
+    const deliveries = await server.database.db
+      .select()
+      .from(alarmDeliveries)
+      .where(eq(alarmDeliveries.projectId, project));
+    expect(deliveries).toHaveLength(2 * 290);
+    expect(new Set(deliveries.map((d) => `${d.alarmId} ${d.target}`)).size).toBe(2 * 290);
+    // Each delivery has its job (run by the next tick or still waiting).
+    const { rows } = await server.database.pool.query<{ n: number }>(
+      `select count(*)::int as n from alarm_deliveries d
+        where d.project_id = $1 and (d.attempts > 0 or exists (
+          select 1 from jobs j where j.key = 'alarm-deliver:' || d.id || ':0'))`,
+      [project],
+    );
+    expect(rows[0].n).toBe(2 * 290);
+  });
+
+  it('raises incidents of one device and kind given together one after another: the first opens, a repeat counts, a re-sent event does not', async () => {
+    const sn = testSn('D');
+    await insertSeen(server, sn, { model: 'BA-W1200C', type: 'ap', projectId });
+    const at = server.clock.now();
+    const incident = {
+      sn,
+      kind: AlarmKind.IP_CONFLICT,
+      level: 'warning' as const,
+      message: 'IP conflict',
+      at,
+    };
+    const created = await server.database.db.transaction((tx) =>
+      raiseAlarms(
+        tx,
+        [
+          { ...incident, eventId: 'e1' },
+          { ...incident, eventId: 'e1' },
+          { ...incident, eventId: 'e2' },
+        ],
+        at,
+      ),
+    );
+    expect(created).toHaveLength(1);
+    const [row] = await openAlarms(sn);
+    expect(row).toMatchObject({ id: created[0], count: 2, eventId: 'e2' });
   });
 
   it('forgets ended alarms past the project’s retention (30 days by default), not open ones', async () => {

@@ -608,4 +608,45 @@ describe('keyset pages and the kept count (decision 0044)', () => {
       await c.endAsync(true);
     }
   });
+  it('the upkeep removes an offline device’s clients without waiting for rows a telemetry batch holds', async () => {
+    const id = testSn('U');
+    const c = await rawDevice(id);
+    try {
+      await c.publishAsync(upTopic(id, 'telemetry'), telemetryOf([0, 1, 2, 3, 4].map((i) => station(3, i))), {
+        qos: 1,
+      });
+      await waitFor(async () => (await list(`?sn=${id}`)).total === 5, 'the 5 clients');
+      // The device went offline without its clients leaving (a lost last will): the upkeep's case.
+      await server.database.db.execute(sql`update device_state set status = 0 where sn = ${id}`);
+      // Meanwhile a telemetry batch holds two of the rows (it is writing them).
+      const holder = await server.database.pool.connect();
+      try {
+        await holder.query('begin');
+        const held = await holder.query(
+          `select mac from online_clients where sn = $1 order by mac collate "C" limit 2 for update`,
+          [id],
+        );
+        expect(held.rows).toHaveLength(2);
+        server.clock.advance(5 * 60_000);
+        const started = Date.now();
+        await waitFor(async () => (await server.jobs.tick()) > 0 || null, 'the upkeep job', 10_000);
+        // It did not wait for the batch (a wait here deadlocked with batches in a reconnect storm).
+        expect(Date.now() - started).toBeLessThan(5000);
+        const left = await server.database.pool.query<{ mac: string }>(
+          'select mac from online_clients where sn = $1 order by mac collate "C"',
+          [id],
+        );
+        expect(left.rows.map((r) => r.mac)).toEqual(held.rows.map((r) => r.mac));
+        await holder.query('commit');
+      } finally {
+        holder.release();
+      }
+      // The next run takes the rest, the device being still offline.
+      server.clock.advance(5 * 60_000);
+      await waitFor(async () => (await server.jobs.tick()) > 0 || null, 'the next upkeep job');
+      expect((await list(`?sn=${id}`)).total).toBe(0);
+    } finally {
+      await c.endAsync(true);
+    }
+  });
 });

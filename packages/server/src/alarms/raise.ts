@@ -1,8 +1,10 @@
 import { AlarmKind, type DeviceEvent, DeviceEventName, DeviceOperation } from '@beacon/protocol';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
-import { alarmDeliveries, alarmSettings, devices, projects } from '../db/schema.ts';
-import { type BusEvent, publishEvents } from '../events/bus.ts';
+import { alarmDeliveries, alarmSettings, alarmWindows, devices, projects } from '../db/schema.ts';
+import { inTexts, textArray } from '../db/text-array.ts';
+import { publishEvents } from '../events/bus.ts';
+import { insertRows } from '../gateway/batch.ts';
 import { addJobs } from '../jobs/runner.ts';
 import type { DeviceEventListener } from '../logs/device-events.ts';
 
@@ -64,83 +66,183 @@ function incidentKindOf(e: DeviceEvent): Pick<Incident, 'kind' | 'level'> | null
   }
 }
 
-/** Raises incidents (new ones only count once); answers the ids of the alarms that are new. */
+/**
+ * Raises incidents (new ones only count once); answers the ids of the alarms that are new.
+ *
+ * Set-based: a sweep raises up to thousands at once (a mass outage), and one statement per incident
+ * and step cost a round trip each — under a reconnect storm's load ~10,000 of them kept the sweep's
+ * transaction open for minutes. Incidents of the same device and kind are raised in turns (the
+ * first raises, the next counts up), as one after another would be.
+ */
 export async function raiseAlarms(tx: DbOrTx, incidents: readonly Incident[], now: Date): Promise<number[]> {
-  const created: number[] = [];
-  const events: BusEvent[] = [];
+  if (incidents.length === 0) return [];
+  const sns = [...new Set(incidents.map((i) => i.sn))];
+  const facts = await tx
+    .select({
+      sn: devices.sn,
+      projectId: devices.projectId,
+      mac: devices.mac,
+      model: devices.model,
+      name: devices.name,
+    })
+    .from(devices)
+    .where(inTexts(devices.sn, sns));
+  const device = new Map(facts.map((f) => [f.sn, f]));
+  const projectIds = [...new Set(facts.flatMap((f) => (f.projectId === null ? [] : [f.projectId])))];
+  // Devices inside a maintenance window of their project raise nothing.
+  const windows = projectIds.length
+    ? await tx
+        .select({ projectId: alarmWindows.projectId, sns: alarmWindows.sns })
+        .from(alarmWindows)
+        .where(
+          and(
+            inArray(alarmWindows.projectId, projectIds),
+            lte(alarmWindows.startsAt, now),
+            gt(alarmWindows.endsAt, now),
+          ),
+        )
+    : [];
+  const muted = new Set(windows.flatMap((w) => w.sns.map((sn) => `${w.projectId}\0${sn}`)));
+  const raised: Raised[] = [];
   for (const incident of incidents) {
-    const [device] = await tx
-      .select({
-        projectId: devices.projectId,
-        mac: devices.mac,
-        model: devices.model,
-        name: devices.name,
-      })
-      .from(devices)
-      .where(eq(devices.sn, incident.sn));
-    if (!device?.projectId) continue; // unclaimed devices have no project to alarm
-    const muted = await tx.execute(sql`
-      select 1 from alarm_windows
-      where project_id = ${device.projectId} and sns @> jsonb_build_array(${incident.sn}::text)
-        and starts_at <= ${now.toISOString()}::timestamptz and ends_at > ${now.toISOString()}::timestamptz
-      limit 1`);
-    if (muted.rows.length) continue;
-    // An incident still open from the device's previous project ends here (the sweep would end it
-    // later): the device's trouble in this project is a new alarm of this project.
-    await tx.execute(sql`
-      update alarms set cleared_at = ${now.toISOString()}::timestamptz
-      where sn = ${incident.sn} and kind = ${incident.kind} and cleared_at is null
-        and project_id <> ${device.projectId}`);
-    // One statement decides new or repeat: the open row is the conflict target.
-    const result = await tx.execute(sql`
-      insert into alarms (project_id, sn, kind, level, message, mac, model, name, raised_at, last_at, event_id)
-      values (${device.projectId}, ${incident.sn}, ${incident.kind}, ${incident.level}, ${incident.message},
-        ${device.mac}, ${device.model}, ${device.name}, ${incident.at.toISOString()}::timestamptz,
-        ${incident.at.toISOString()}::timestamptz, ${incident.eventId ?? null})
-      on conflict (sn, kind) where cleared_at is null
-      do update set
-        -- A device re-sending the same event (QoS 1 after a reconnect) is not a repeat.
-        count = alarms.count + (case when excluded.event_id is not null and alarms.event_id = excluded.event_id then 0 else 1 end),
-        last_at = greatest(alarms.last_at, excluded.last_at),
-        event_id = coalesce(excluded.event_id, alarms.event_id)
-      returning id, (xmax = 0) as inserted`);
-    const row = result.rows[0] as { id: string | number; inserted: boolean } | undefined;
-    if (!row?.inserted) continue;
-    const id = Number(row.id);
-    created.push(id);
-    events.push({
+    const d = device.get(incident.sn);
+    // Unclaimed devices have no project to alarm.
+    if (!d?.projectId || muted.has(`${d.projectId}\0${incident.sn}`)) continue;
+    raised.push({ ...incident, projectId: d.projectId, mac: d.mac, model: d.model, name: d.name });
+  }
+
+  const created: { id: number; incident: Raised }[] = [];
+  for (const turn of turns(raised)) created.push(...(await raiseTurn(tx, turn, now)));
+  // In the order given, as the live events were published before.
+  const order = new Map(raised.map((r, i) => [r, i]));
+  created.sort((a, b) => (order.get(a.incident) ?? 0) - (order.get(b.incident) ?? 0));
+  await queueDeliveries(tx, created, now);
+  await publishEvents(
+    tx,
+    created.map(({ id, incident }) => ({
       type: 'alarm',
-      projectId: device.projectId,
+      projectId: incident.projectId,
       id,
       sn: incident.sn,
       kind: incident.kind,
       at: incident.at.toISOString(),
-    });
-    await queueDeliveries(tx, device.projectId, id, now);
-  }
-  await publishEvents(tx, events);
-  return created;
+    })),
+  );
+  return created.map((c) => c.id);
 }
 
-/** One delivery row and job per recipient of the project's settings. */
-async function queueDeliveries(tx: DbOrTx, projectId: number, alarmId: number, now: Date): Promise<void> {
-  const [settings] = await tx.select().from(alarmSettings).where(eq(alarmSettings.projectId, projectId));
-  if (!settings) return;
-  const targets = [
-    ...settings.emails.map((to) => ({ channel: 'email', target: to })),
-    ...(settings.webhookUrl ? [{ channel: 'webhook', target: settings.webhookUrl }] : []),
-  ];
-  if (targets.length === 0) return;
-  const rows = await tx
-    .insert(alarmDeliveries)
-    .values(targets.map((t) => ({ projectId, alarmId, ...t, createdAt: now, nextAttemptAt: now })))
-    .returning({ id: alarmDeliveries.id });
+interface Raised extends Incident {
+  projectId: number;
+  mac: string | null;
+  model: string;
+  name: string;
+}
+
+/** The incidents split so that no turn holds one device and kind twice (one upsert may not touch a row twice). */
+function turns(incidents: readonly Raised[]): Raised[][] {
+  const out: Raised[][] = [];
+  const seen = new Map<string, number>();
+  for (const incident of incidents) {
+    const key = `${incident.sn}\0${incident.kind}`;
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    if (n === out.length) out.push([]);
+    out[n].push(incident);
+  }
+  return out;
+}
+
+/** One turn: ends incidents left open in a device's previous project, then inserts or counts up. */
+async function raiseTurn(
+  tx: DbOrTx,
+  turn: readonly Raised[],
+  now: Date,
+): Promise<{ id: number; incident: Raised }[]> {
+  const at = now.toISOString();
+  const rows = JSON.stringify(
+    turn.map((i) => ({
+      project_id: i.projectId,
+      sn: i.sn,
+      kind: i.kind,
+      level: i.level,
+      message: i.message,
+      mac: i.mac,
+      model: i.model,
+      name: i.name,
+      at: i.at.toISOString(),
+      event_id: i.eventId ?? null,
+    })),
+  );
+  const recordset = sql`jsonb_to_recordset(${rows}::jsonb) as v(project_id bigint, sn text, kind text, level text,
+    message text, mac text, model text, name text, at timestamptz, event_id text)`;
+  // The serial numbers as an array too: the planner then reads alarms by index (decision 0071).
+  const bySn = sql`a.sn = any(${textArray([...new Set(turn.map((i) => i.sn))])}::text[])`;
+  // An incident still open from the device's previous project ends here (the sweep would end it
+  // later): the device's trouble in this project is a new alarm of this project.
+  await tx.execute(sql`
+    update alarms a set cleared_at = ${at}::timestamptz from ${recordset}
+    where a.sn = v.sn and a.kind = v.kind and a.cleared_at is null and a.project_id <> v.project_id and ${bySn}`);
+  // One statement decides new or repeat: the open row is the conflict target. Rows go in in (sn,
+  // kind) order, the order another raiser locks them in.
+  const result = await tx.execute<{ id: string | number; sn: string; kind: string; inserted: boolean }>(sql`
+    insert into alarms (project_id, sn, kind, level, message, mac, model, name, raised_at, last_at, event_id)
+    select v.project_id, v.sn, v.kind, v.level, v.message, v.mac, v.model, v.name, v.at, v.at, v.event_id
+      from ${recordset} order by v.sn collate "C", v.kind collate "C"
+    on conflict (sn, kind) where cleared_at is null
+    do update set
+      -- A device re-sending the same event (QoS 1 after a reconnect) is not a repeat.
+      count = alarms.count + (case when excluded.event_id is not null and alarms.event_id = excluded.event_id then 0 else 1 end),
+      last_at = greatest(alarms.last_at, excluded.last_at),
+      event_id = coalesce(excluded.event_id, alarms.event_id)
+    returning id, sn, kind, (xmax = 0) as inserted`);
+  const incident = new Map(turn.map((i) => [`${i.sn}\0${i.kind}`, i]));
+  return result.rows.flatMap((r) => {
+    const found = r.inserted ? incident.get(`${r.sn}\0${r.kind}`) : undefined;
+    return found ? [{ id: Number(r.id), incident: found }] : [];
+  });
+}
+
+/** One delivery row and job per recipient of each new alarm's project settings. */
+async function queueDeliveries(
+  tx: DbOrTx,
+  created: readonly { id: number; incident: Raised }[],
+  now: Date,
+): Promise<void> {
+  if (created.length === 0) return;
+  const projectIds = [...new Set(created.map((c) => c.incident.projectId))];
+  const settings = await tx.select().from(alarmSettings).where(inArray(alarmSettings.projectId, projectIds));
+  const targets = new Map(
+    settings.map((s) => [
+      s.projectId,
+      [
+        ...s.emails.map((to) => ({ channel: 'email', target: to })),
+        ...(s.webhookUrl ? [{ channel: 'webhook', target: s.webhookUrl }] : []),
+      ],
+    ]),
+  );
+  const rows = created.flatMap(({ id, incident }) =>
+    (targets.get(incident.projectId) ?? []).map((t) => ({
+      projectId: incident.projectId,
+      alarmId: id,
+      ...t,
+      createdAt: now,
+      nextAttemptAt: now,
+    })),
+  );
+  if (rows.length === 0) return;
+  const ids = await insertRows(
+    tx,
+    alarmDeliveries,
+    ['projectId', 'alarmId', 'channel', 'target', 'createdAt', 'nextAttemptAt'],
+    rows,
+    { returning: 'id' },
+  );
   await addJobs(
     tx,
-    rows.map((r) => ({
+    ids.map((id) => ({
       kind: ALARM_DELIVER_JOB,
-      key: `${ALARM_DELIVER_JOB}:${r.id}:0`,
-      payload: { id: r.id },
+      key: `${ALARM_DELIVER_JOB}:${id}:0`,
+      payload: { id: Number(id) },
       runAt: now,
     })),
   );

@@ -252,17 +252,33 @@ export async function syncOnlineClients(
   }));
 }
 
-/** Devices that went offline: their clients leave with them (sessions ended, reason offline). */
-export async function dropClientsOf(tx: DbOrTx, sns: readonly string[], now: Date): Promise<BusEvent[]> {
+/**
+ * Devices that went offline: their clients leave with them (sessions ended, reason offline).
+ *
+ * `stale` (the clients upkeep, which holds no device row): only clients whose device is still
+ * offline or in another project when the rows are locked, and none a telemetry batch holds now —
+ * that device is back, and its batch decides about its clients. The ingest's own callers hold the
+ * devices' state rows already, so a batch of the same device waits for them before any client row.
+ */
+export async function dropClientsOf(
+  tx: DbOrTx,
+  sns: readonly string[],
+  now: Date,
+  options: { stale?: boolean } = {},
+): Promise<BusEvent[]> {
   if (sns.length === 0) return [];
+  const stillStale = options.stale
+    ? sql` and not exists (select 1 from device_state ds join devices d on d.sn = ds.sn
+          where ds.sn = online_clients.sn and ds.status not in (0, 9) and d.project_id = online_clients.project_id)`
+    : sql``;
   // Locked in (project, MAC) order first, as the telemetry batches lock the rows they upsert: in a
   // reconnect storm a device's clients leave here while another batch moves or refreshes some of
   // them, and two orders would deadlock.
   const gone = await tx
     .delete(onlineClients)
     .where(
-      sql`ctid = any(array(select ctid from online_clients where ${inTexts(onlineClients.sn, [...sns])}
-            order by project_id, mac collate "C" for update))`,
+      sql`ctid = any(array(select ctid from online_clients where ${inTexts(onlineClients.sn, [...sns])}${stillStale}
+            order by project_id, mac collate "C" for update${options.stale ? sql` skip locked` : sql``}))`,
     )
     .returning();
   if (gone.length === 0) return [];

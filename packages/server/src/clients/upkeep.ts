@@ -54,6 +54,8 @@ export function registerClientsUpkeep(runner: JobRunner, database: Database, gat
             tx,
             stale.rows.map((r) => r.sn),
             now,
+            // Checked again under the row locks: a device may have come back since the query above.
+            { stale: true },
           ),
         );
       }

@@ -148,17 +148,25 @@ export async function insertRows<TTable extends PgTable>(
   options: {
     /** A row whose unique key exists already is left out (`on conflict do nothing`). */
     skipConflicts?: boolean;
+    /** A column of every row inserted to answer (e.g. its new id); in no particular order. */
+    returning?: keyof TTable['$inferSelect'] & string;
   } = {},
-): Promise<void> {
+): Promise<unknown[]> {
   const conflict = options.skipConflicts ? sql` on conflict do nothing` : sql``;
+  const out: unknown[] = [];
   for (let i = 0; i < rows.length; i += 5000) {
     const r = recordset(table, columns, rows.slice(i, i + 5000));
     const target = columns.map((k) => `"${r.all[k].name}"`).join(', ');
     const values = columns.map((k) => r.value(k)).join(', ');
-    await db.execute(
-      sql`insert into ${sql.identifier(getTableName(table))} (${sql.raw(target)}) select ${sql.raw(values)} from jsonb_to_recordset(${r.json}::jsonb) as v(${sql.raw(r.defs)})${conflict}`,
+    const returning = options.returning
+      ? sql.raw(` returning "${r.all[options.returning].name}" as returned`)
+      : sql``;
+    const result = await db.execute<{ returned: unknown }>(
+      sql`insert into ${sql.identifier(getTableName(table))} (${sql.raw(target)}) select ${sql.raw(values)} from jsonb_to_recordset(${r.json}::jsonb) as v(${sql.raw(r.defs)})${conflict}${returning}`,
     );
+    if (options.returning) for (const row of result.rows) out.push(row.returned);
   }
+  return out;
 }
 
 /**
