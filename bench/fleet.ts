@@ -29,7 +29,9 @@
  *                      Mosquitto is killed (SIGKILL) and started again; on other brokers every device
  *                      socket is destroyed at once. Measures the time until all N are online again
  *                      and the API latency during it
- *   --steady-s <s>     seconds of steady telemetry, API latency measured meanwhile (default 30)
+ *   --steady-s <s>     seconds of steady telemetry, API latency measured meanwhile (default one
+ *                      telemetry period: every device's telemetry lands in it once, whatever the
+ *                      phase the ramp gave the fleet; a shorter window may hold none of it)
  *   --settle-s <s>     before the steady window, wait (at most this long; default one telemetry period)
  *                      until the server has written a telemetry of every device and holds fewer than
  *                      1,000 messages unwritten (beacon_ingest_waiting) for 5 s running: the devices'
@@ -77,7 +79,7 @@ const OWN_MOSQUITTO = args.includes('--own-mosquitto');
 const LINK = opt('link', 'lean') as 'lean' | 'mqtt';
 const BULK = Math.min(N, Number(opt('bulk', String(Math.min(N, 10_000)))));
 const STORM = args.includes('--storm');
-const STEADY_S = Number(opt('steady-s', '30'));
+const STEADY_S = Number(opt('steady-s', String(telemetryMs / 1000)));
 const SETTLE_S = Number(opt('settle-s', String(telemetryMs / 1000)));
 const STORM_WINDOW_S = Number(opt('storm-window-s', '30'));
 const RAMP = Number(opt('ramp', '1000'));
@@ -163,7 +165,8 @@ async function main() {
       DATA_DIR: dataDir,
       DEMO: '0',
       DEV_OUTBOX: '1',
-      LOG_LEVEL: 'warn',
+      // BENCH_LOG_LEVEL=debug: also the embedded PostgreSQL's own log lines (a deadlock's detail).
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       AUTH_RATE_LIMIT: '100000',
       COMMAND_TIMEOUT_MS: '120000',
       PUBLIC_URL: base,

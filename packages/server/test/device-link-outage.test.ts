@@ -1,11 +1,11 @@
 import type { SimulatedDevice } from '@beacon/agent';
 import { upTopic } from '@beacon/protocol';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { deviceEvents } from '../src/db/schema.ts';
 import { deviceRow, rawDeviceClient, simulateOnline, testSn, waitFor } from './devices.helpers.ts';
-import { startTestServer, type TestServer } from './helpers/harness.ts';
+import { capturingLogger, startTestServer, type TestServer } from './helpers/harness.ts';
 
 /**
  * Issue 7: device messages that arrive while PostgreSQL refuses the server are kept and written
@@ -133,4 +133,43 @@ describe('device messages during a database outage', () => {
       await c.endAsync(true);
     }
   });
+  it('logs the messages kept and written again at most once a second, with their numbers', async () => {
+    const { logger, lines } = capturingLogger('warn');
+    const own = await startTestServer({}, { logger });
+    const ownDb = new URL(own.config.databaseUrl!).pathname.slice(1);
+    const devices: SimulatedDevice[] = [];
+    try {
+      for (let i = 0; i < 12; i++) devices.push(await simulateOnline(own, testSn('L')));
+      await own.gateway.ingest.drain();
+      await admin.query(`alter database ${ownDb} allow_connections false`);
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [ownDb]);
+      for (const d of devices) d.incident('upgrade-failed');
+      await waitFor(() => own.gateway.ingest.stats().retrying >= 12 || null, 'the 12 events kept');
+      await admin.query(`alter database ${ownDb} allow_connections true`);
+      const sns = devices.map((d) => d.sn);
+      await waitFor(
+        async () => {
+          const stored = await own.database.db
+            .select({ sn: deviceEvents.sn })
+            .from(deviceEvents)
+            .where(and(inArray(deviceEvents.sn, sns), eq(deviceEvents.event, 'upgrade-failed')));
+          return stored.length === 12 || null;
+        },
+        'the 12 events written',
+        15_000,
+      );
+      const kept = lines.filter((l) => l.msg === 'mqtt: database unavailable; message kept for a retry');
+      const written = lines.filter((l) => l.msg === 'mqtt: message written after the database came back');
+      // Twelve messages, one line each before: a storm's 500-message batch was 500 lines.
+      expect(kept.length).toBeGreaterThanOrEqual(1);
+      expect(kept.length).toBeLessThan(4);
+      expect(written.length).toBeGreaterThanOrEqual(1);
+      expect(written.length).toBeLessThan(4);
+      expect(written[0]).toMatchObject({ written: expect.any(Number), kind: 'event' });
+    } finally {
+      await admin.query(`alter database ${ownDb} allow_connections true`).catch(() => {});
+      await Promise.all(devices.map((d) => d.stop().catch(() => {})));
+      await own.close();
+    }
+  }, 60_000);
 });

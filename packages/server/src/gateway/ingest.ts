@@ -292,6 +292,8 @@ export class Ingest {
   private readonly counts = { retrying: 0, coalesced: 0, dropped: 0, stale: 0 };
   /** When a message kept for a retry was last logged. */
   private retryLoggedAt = 0;
+  /** Messages written after a retry since that was last logged, and when. */
+  private retried = { written: 0, loggedAt: 0 };
   /** When a drop of each device was last logged (mayLog). */
   private readonly loggedAt = new Map<string, number>();
   /**
@@ -725,8 +727,7 @@ export class Ingest {
     for (let attempt = 1; ; attempt++) {
       try {
         await run();
-        if (attempt > 1)
-          this.log.warn({ sn, kind, attempt }, 'mqtt: message written after the database came back');
+        if (attempt > 1) this.writtenAfterRetry(sn, kind, attempt);
         return 'handled';
       } catch (err) {
         const transient = isTransientDbError(err);
@@ -754,6 +755,17 @@ export class Ingest {
         delay = Math.min(delay * 2, RETRY_MAX_MS);
       }
     }
+  }
+
+  /** One line a second at most, with how many were written since the last (a batch is 500). */
+  private writtenAfterRetry(sn: string, kind: UpKind, attempt: number): void {
+    this.retried.written++;
+    if (Date.now() - this.retried.loggedAt < 1000) return;
+    this.log.warn(
+      { sn, kind, attempt, written: this.retried.written },
+      'mqtt: message written after the database came back',
+    );
+    this.retried = { written: 0, loggedAt: Date.now() };
   }
 
   private async handle(sn: string, kind: ControlKind, data: unknown): Promise<void> {
