@@ -221,7 +221,7 @@ export async function syncOnlineClients(
   }
   // The clients that left, after the upsert: its rows are locked in key order, and a delete before
   // it locked rows out of that order (a client listed by two devices of two batches, a roam or a
-  // simulator's colliding MACs, deadlocked the batches 40 times in a 100,000 reconnect storm). This
+  // simulator's colliding MACs, deadlocked the batches 64 times in a 100,000 reconnect storm). This
   // delete waits for nobody, so after it the batch waits for no other batch's client rows.
   if (left.length) {
     // Only rows still on this batch's device, and none another batch has locked (skip locked): that
