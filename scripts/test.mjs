@@ -61,7 +61,8 @@ for (const { name, status, report } of results) {
     for (const t of file.assertionResults ?? []) {
       // A test that passed with failure messages passed on its retry: say so, with the first failure.
       if (t.status === 'passed' && t.failureMessages?.length) {
-        const first = String(t.failureMessages[0]).split('\n')[0];
+        // Three lines: a test's own diagnosis follows its assertion's message (e2e/rf.test.ts).
+        const first = String(t.failureMessages[0]).split('\n').slice(0, 3).join('\n      ');
         console.log(
           `FLAKY (passed on retry): ${path.relative(root, file.name)} > ${t.fullName}\n    first try: ${first}`,
         );
@@ -69,6 +70,10 @@ for (const { name, status, report } of results) {
       }
       if (t.status === 'failed') {
         console.log(`FAILED: ${path.relative(root, file.name)} > ${t.fullName}`);
+        // Every try's first lines: the summary is often all of a CI log that is kept.
+        for (const [i, m] of (t.failureMessages ?? []).entries()) {
+          console.log(`    try ${i + 1}: ${String(m).split('\n').slice(0, 3).join('\n      ')}`);
+        }
       }
     }
   }
