@@ -293,7 +293,12 @@ export class Ingest {
   /** When a message kept for a retry was last logged. */
   private retryLoggedAt = 0;
   /** Messages written after a retry since that was last logged, and when. */
-  private retried = { written: 0, loggedAt: 0 };
+  private retried: {
+    written: number;
+    loggedAt: number;
+    last?: { sn: string; kind: UpKind; attempt: number };
+    timer?: NodeJS.Timeout;
+  } = { written: 0, loggedAt: 0 };
   /** When a drop of each device was last logged (mayLog). */
   private readonly loggedAt = new Map<string, number>();
   /**
@@ -519,6 +524,7 @@ export class Ingest {
     await this.drain();
     for (const lane of this.lanes.values()) if (lane.timer) clearTimeout(lane.timer);
     this.lanes.clear();
+    if (this.retried.timer) this.logWrittenAfterRetry();
   }
 
   /** The batch's size observed (by kind) on its way to the database. */
@@ -757,14 +763,29 @@ export class Ingest {
     }
   }
 
-  /** One line a second at most, with how many were written since the last (a batch is 500). */
+  /**
+   * One line a second at most, with how many were written since the last (a batch is 500); what the
+   * last second of a burst wrote is logged when that second ends.
+   */
   private writtenAfterRetry(sn: string, kind: UpKind, attempt: number): void {
     this.retried.written++;
-    if (Date.now() - this.retried.loggedAt < 1000) return;
-    this.log.warn(
-      { sn, kind, attempt, written: this.retried.written },
-      'mqtt: message written after the database came back',
-    );
+    this.retried.last = { sn, kind, attempt };
+    const wait = 1000 - (Date.now() - this.retried.loggedAt);
+    if (wait <= 0) this.logWrittenAfterRetry();
+    else if (!this.retried.timer) {
+      this.retried.timer = setTimeout(() => this.logWrittenAfterRetry(), wait);
+      this.retried.timer.unref();
+    }
+  }
+
+  private logWrittenAfterRetry(): void {
+    clearTimeout(this.retried.timer);
+    if (this.retried.written > 0) {
+      this.log.warn(
+        { ...this.retried.last, written: this.retried.written },
+        'mqtt: message written after the database came back',
+      );
+    }
     this.retried = { written: 0, loggedAt: Date.now() };
   }
 
