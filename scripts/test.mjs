@@ -40,6 +40,14 @@ if (process.env.E2E_BESIDE === '1') {
   for (const run of runs) results.push(await vitest(run));
 }
 
+/** A failure's first three lines that are not its stack: the message and a test's own diagnosis. */
+const firstLines = (message) =>
+  String(message)
+    .split('\n')
+    .filter((l) => !/^\s+at /.test(l))
+    .slice(0, 3)
+    .join('\n      ');
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -62,7 +70,7 @@ for (const { name, status, report } of results) {
       // A test that passed with failure messages passed on its retry: say so, with the first failure.
       if (t.status === 'passed' && t.failureMessages?.length) {
         // Three lines: a test's own diagnosis follows its assertion's message (e2e/rf.test.ts).
-        const first = String(t.failureMessages[0]).split('\n').slice(0, 3).join('\n      ');
+        const first = firstLines(t.failureMessages[0]);
         console.log(
           `FLAKY (passed on retry): ${path.relative(root, file.name)} > ${t.fullName}\n    first try: ${first}`,
         );
@@ -72,7 +80,7 @@ for (const { name, status, report } of results) {
         console.log(`FAILED: ${path.relative(root, file.name)} > ${t.fullName}`);
         // Every try's first lines: the summary is often all of a CI log that is kept.
         for (const [i, m] of (t.failureMessages ?? []).entries()) {
-          console.log(`    try ${i + 1}: ${String(m).split('\n').slice(0, 3).join('\n      ')}`);
+          console.log(`    try ${i + 1}: ${firstLines(m)}`);
         }
       }
     }
