@@ -392,7 +392,8 @@ async function main() {
     clearInterval(sampler);
     const simulator = usage(fleet.pids());
     // Graceful shutdown with the fleet still connected and reporting (a rolling restart): what the
-    // server had received is written before it exits (main.ts exits after 20 s whatever is left).
+    // server had received is written before it exits (main.ts exits after SHUTDOWN_TIMEOUT_SECONDS,
+    // 20 by default, whatever is left).
     const shutdown = await stopServer();
     await fleet.stop();
     // Retained states on the machine's broker outlive the run; the benchmark's own brokers go with it.

