@@ -3,6 +3,7 @@ import {
   type BlacklistView,
   type ClientPage,
   type ClientStatsView,
+  downTopic,
   type ForceOfflineView,
   STATS_SSID_SERIES_MAX,
   upTopic,
@@ -609,6 +610,71 @@ describe('keyset pages and the kept count (decision 0044)', () => {
         sql`select count(*)::int as n from client_sessions where sn = ${id} and reason = 'offline'`,
       );
       expect(gone[0].n).toBe(25);
+    } finally {
+      await c.endAsync(true);
+    }
+  });
+  it('does not list a client forced offline again from a telemetry its device sent before the kick', async () => {
+    const id = testSn('F');
+    const c = await rawDevice(id);
+    const [stays, kicked] = [station(4, 1), station(4, 2)];
+    const telemetry = (cpu: number, clients: unknown[]) =>
+      JSON.stringify({ ...JSON.parse(telemetryOf(clients)), cpu });
+    // The device drops a client it is told to kick and says so, as an AP does.
+    await c.subscribeAsync(downTopic(id), { qos: 1 });
+    c.on('message', (_topic, payload) => {
+      const cmd = JSON.parse(payload.toString()) as { id: string; name: string };
+      if (cmd.name !== 'kick-client') return;
+      void c.publishAsync(upTopic(id, 'reply'), JSON.stringify({ id: cmd.id, code: 0, ts: Date.now() }), {
+        qos: 1,
+      });
+    });
+    try {
+      await c.publishAsync(upTopic(id, 'telemetry'), telemetry(11, [stays, kicked]), { qos: 1 });
+      await waitFor(async () => (await list(`?sn=${id}`)).total === 2, 'the 2 clients');
+      // A telemetry sent before the kick (both clients listed) is received, and its batch waits for
+      // the device's state row (held here) while the administrator forces one client offline.
+      const holder = await server.database.pool.connect();
+      try {
+        await holder.query('begin');
+        await holder.query('select 1 from device_state where sn = $1 for update', [id]);
+        await new Promise((r) => setTimeout(r, 1100)); // past the device's telemetry rate limit
+        await c.publishAsync(upTopic(id, 'telemetry'), telemetry(12, [stays, kicked]), { qos: 1 });
+        // Read from another connection: in the holder's transaction pg_stat_activity is a snapshot.
+        await waitFor(async () => {
+          const { rows } = await server.database.pool.query<{ n: number }>(
+            `select count(*)::int as n from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock' and query ilike '%device_state%'`,
+          );
+          return rows[0].n > 0 || null;
+        }, 'the telemetry batch waiting for the state row');
+        const res = await owner.client.post<ForceOfflineView>(
+          `/projects/${projectId}/clients/force-offline`,
+          {
+            clients: [{ sn: id, mac: kicked.mac }],
+          },
+        );
+        expect(res.body.data.results, JSON.stringify(res.body)).toEqual([
+          { sn: id, mac: kicked.mac, code: 0, message: null },
+        ]);
+        expect((await list(`?sn=${id}`)).items.map((x) => x.mac)).toEqual([stays.mac]);
+        await holder.query('commit');
+      } finally {
+        holder.release();
+      }
+      // The held telemetry is written (its CPU) without listing the kicked client again.
+      await waitFor(async () => {
+        const { rows } = await server.database.pool.query<{ cpu: number }>(
+          'select cpu from device_state where sn = $1',
+          [id],
+        );
+        return rows[0]?.cpu === 12 || null;
+      }, 'the held telemetry written');
+      expect((await list(`?sn=${id}`)).items.map((x) => x.mac)).toEqual([stays.mac]);
+      // Listed by a telemetry that arrived after the kick, it is back (it joined again).
+      await new Promise((r) => setTimeout(r, 1100));
+      await c.publishAsync(upTopic(id, 'telemetry'), telemetry(13, [stays, kicked]), { qos: 1 });
+      await waitFor(async () => (await list(`?sn=${id}`)).total === 2, 'the kicked client back');
     } finally {
       await c.endAsync(true);
     }

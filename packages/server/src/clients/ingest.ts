@@ -75,6 +75,30 @@ const byKey = (
   b: { projectId?: number | null; mac: string },
 ) => (a.projectId ?? 0) - (b.projectId ?? 0) || (a.mac < b.mac ? -1 : a.mac > b.mac ? 1 : 0);
 
+/**
+ * The clients taken offline by force (session reason `forced`) since the oldest message of a batch
+ * arrived, by project, MAC and device: when each was dropped (ms). A telemetry its device sent before
+ * it dropped the client can be written after the drop (telemetry is batched, the kick's outcome is
+ * not); it must not list the client again. Read through a partial index (drizzle/0036): force offline
+ * is rare, so this is a few index entries a batch.
+ */
+async function forcedSince(
+  tx: DbOrTx,
+  items: readonly { message: Telemetry; now: Date }[],
+): Promise<Map<string, number>> {
+  if (!items.some((i) => i.message.clients.length > 0)) return new Map();
+  const since = items.reduce((m, i) => Math.min(m, i.now.getTime()), Number.POSITIVE_INFINITY);
+  const read = await tx.execute<{ project_id: string; mac: string; sn: string; at: string | Date }>(sql`
+    select project_id, mac, sn, max(ended_at) as at from client_sessions
+     where reason = 'forced' and ended_at > ${new Date(since).toISOString()}::timestamptz
+     group by 1, 2, 3`);
+  return new Map(
+    (
+      read as unknown as { rows: { project_id: string; mac: string; sn: string; at: string | Date }[] }
+    ).rows.map((r) => [`${key(Number(r.project_id), r.mac)}|${r.sn}`, new Date(r.at).getTime()]),
+  );
+}
+
 export async function syncOnlineClients(
   tx: DbOrTx,
   items: readonly { sn: string; message: Telemetry; now: Date }[],
@@ -119,12 +143,15 @@ export async function syncOnlineClients(
       seenAt: new Date(r.seen_at as string | Date),
     });
   }
+  const forced = await forcedSince(tx, items);
   const listed = new Map<string, typeof onlineClients.$inferInsert>();
   for (const { sn, message: t, now } of items) {
     const projectId = owners.get(sn);
     if (projectId == null) continue;
     for (const c of t.clients) {
       const mac = c.mac.toUpperCase();
+      // Taken offline by force after this telemetry arrived: the device listed it before the kick.
+      if ((forced.get(`${key(projectId, mac)}|${sn}`) ?? 0) > now.getTime()) continue;
       listed.set(key(projectId, mac), {
         projectId,
         mac,

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
@@ -63,7 +64,10 @@ export const clientSessions = pgTable(
     /** left (the device stopped listing it), forced (force offline), offline (its device went away). */
     reason: text('reason').notNull(),
   },
-  (t) => [index('client_sessions_project_idx').on(t.projectId, t.endedAt)],
+  (t) => [
+    index('client_sessions_project_idx').on(t.projectId, t.endedAt),
+    index('client_sessions_forced_idx').on(t.endedAt).where(sql`reason = 'forced'`),
+  ],
 );
 
 /** Clients online per project, band and SSID, sampled every 5 minutes (partitioned by day on at). */
