@@ -53,7 +53,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '120' }).shutdownTimeoutMs).toBe(120_000);
     for (const bad of ['4', '3601', '1.5', 'soon', '-20']) {
       expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: bad }), bad).toThrow(
-        /SHUTDOWN_TIMEOUT_SECONDS|integer/,
+        /SHUTDOWN_TIMEOUT_SECONDS must be an integer between 5 and 3600/,
+      );
+      expect(() => loadConfig({ SHUTDOWN_DRAIN_SECONDS: bad === '4' ? '301' : bad }), bad).toThrow(
+        /SHUTDOWN_DRAIN_SECONDS/,
       );
     }
   });

@@ -122,15 +122,19 @@ function int(value: string | undefined, fallback: number): number {
   return n;
 }
 
-function shutdownDrainSeconds(value: string | undefined): number {
-  const n = int(value, 0);
-  if (n < 0 || n > 300) throw new Error('SHUTDOWN_DRAIN_SECONDS must be between 0 and 300');
-  return n;
-}
-
-function shutdownTimeoutSeconds(value: string | undefined): number {
-  const n = int(value, 20);
-  if (n < 5 || n > 3600) throw new Error('SHUTDOWN_TIMEOUT_SECONDS must be between 5 and 3600');
+/** An integer setting within bounds; a malformed or out-of-range value stops the start, named. */
+function boundedInt(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = env[name];
+  const n = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`${name} must be an integer between ${min} and ${max}`);
+  }
   return n;
 }
 
@@ -241,8 +245,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxProjectsPerAccount: int(env.MAX_PROJECTS_PER_ACCOUNT, 200),
     maxApiKeysPerAccount: int(env.MAX_API_KEYS_PER_ACCOUNT, LIMITS.API_KEYS_PER_ACCOUNT),
     metricsToken: env.METRICS_TOKEN || undefined,
-    shutdownDrainMs: shutdownDrainSeconds(env.SHUTDOWN_DRAIN_SECONDS) * 1000,
-    shutdownTimeoutMs: shutdownTimeoutSeconds(env.SHUTDOWN_TIMEOUT_SECONDS) * 1000,
+    shutdownDrainMs: boundedInt(env, 'SHUTDOWN_DRAIN_SECONDS', 0, 0, 300) * 1000,
+    shutdownTimeoutMs: boundedInt(env, 'SHUTDOWN_TIMEOUT_SECONDS', 20, 5, 3600) * 1000,
     metricsCacheMs: int(env.METRICS_CACHE_SECONDS, 15) * 1000,
     devOutbox:
       env.DEV_OUTBOX === '1' ||

@@ -88,14 +88,16 @@ async function forcedSince(
 ): Promise<Map<string, number>> {
   if (!items.some((i) => i.message.clients.length > 0)) return new Map();
   const since = items.reduce((m, i) => Math.min(m, i.now.getTime()), Number.POSITIVE_INFINITY);
-  const read = await tx.execute<{ project_id: string; mac: string; sn: string; at: string | Date }>(sql`
+  type Row = { project_id: string; mac: string; sn: string; at: string | Date };
+  const read = await tx.execute<Row>(sql`
     select project_id, mac, sn, max(ended_at) as at from client_sessions
      where reason = 'forced' and ended_at > ${new Date(since).toISOString()}::timestamptz
      group by 1, 2, 3`);
   return new Map(
-    (
-      read as unknown as { rows: { project_id: string; mac: string; sn: string; at: string | Date }[] }
-    ).rows.map((r) => [`${key(Number(r.project_id), r.mac)}|${r.sn}`, new Date(r.at).getTime()]),
+    (read as unknown as { rows: Row[] }).rows.map((r) => [
+      `${key(Number(r.project_id), r.mac)}|${r.sn}`,
+      new Date(r.at).getTime(),
+    ]),
   );
 }
 
