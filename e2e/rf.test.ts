@@ -101,8 +101,10 @@ describe.runIf(hasChromium())('RF optimisation in Chromium', () => {
         // What the run waited on: its progress, and each AP's configuration and operation.
         const v = await view();
         const devicesNow = (await rows()).map((d) => `${d.sn} ${d.configStatus} ${d.operation ?? 'idle'}`);
+        type Runs = { items: { id: number; kind: string; state: string }[] };
+        const log = (await call<Runs>(page, 'GET', `/projects/${projectId}/rf/runs`)).data.items;
         throw new Error(
-          `${err.message}\nrun: ${JSON.stringify(v.running)}\ndevices: ${devicesNow.join('; ')}`,
+          `${err.message}\nrun: ${JSON.stringify(v.running)}; log: ${log.map((r) => `${r.id} ${r.kind} ${r.state}`).join(', ')}\ndevices: ${devicesNow.join('; ')}`,
         );
       });
     expect(seen.size).toBeGreaterThan(0);
