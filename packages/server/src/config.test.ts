@@ -61,6 +61,51 @@ describe('loadConfig', () => {
     }
   });
 
+  it('stops the start on an integer setting that is malformed or out of its range, naming it', () => {
+    // [setting, lowest, highest]: both bounds taken, one step beyond each refused, as are a
+    // fraction, a word, an empty-looking number and a NUL.
+    const ranges: [string, number, number][] = [
+      ['PORT', 0, 65_535],
+      ['MQTT_PORT', 0, 65_535],
+      ['NATS_ACK_WAIT_SECONDS', 1, 3600],
+      ['COMMAND_TIMEOUT_MS', 1000, 3_600_000],
+      ['AWAY_DEADLINE_SECONDS', 60, 86_400],
+      ['CONFIG_RETRY_BASE_SECONDS', 1, 3600],
+      ['SESSION_TTL_SECONDS', 60, 366 * 86_400],
+      ['SESSION_IDLE_TTL_SECONDS', 60, 366 * 86_400],
+      ['IDLE_TIMEOUT_SECONDS', 0, 86_400],
+      ['MAX_PROJECTS_PER_ACCOUNT', 1, 100_000],
+      ['MAX_API_KEYS_PER_ACCOUNT', 1, 1000],
+      ['METRICS_CACHE_SECONDS', 0, 3600],
+      ['AUTH_RATE_LIMIT', 1, 1_000_000],
+      ['SHARE_MAX_READ', 1, 10_000],
+      ['SHARE_MAX_READ_WRITE', 1, 10_000],
+      ['JOB_POLL_MS', 0, 60_000],
+      ['ALARM_SWEEP_SECONDS', 5, 86_400],
+      ['ALARM_WEBHOOK_TIMEOUT_MS', 100, 60_000],
+      ['SHUTDOWN_DRAIN_SECONDS', 0, 300],
+      ['SHUTDOWN_TIMEOUT_SECONDS', 5, 3600],
+    ];
+    for (const [name, min, max] of ranges) {
+      expect(() => loadConfig({ [name]: String(min) }), `${name}=${min}`).not.toThrow();
+      expect(() => loadConfig({ [name]: String(max) }), `${name}=${max}`).not.toThrow();
+      for (const bad of [String(min - 1), String(max + 1), '1.5', 'soon', '0x10', '1e3', ' 8', '1\u00002']) {
+        expect(() => loadConfig({ [name]: bad }), `${name}=${bad}`).toThrow(
+          new RegExp(`^${name} must be (0 or )?an integer between \\d+ and \\d+$`),
+        );
+      }
+    }
+    // Between 0 (no jobs on this instance) and 50 ms, a poll would keep PostgreSQL answering "nothing due".
+    expect(() => loadConfig({ JOB_POLL_MS: '49' })).toThrow(
+      /^JOB_POLL_MS must be 0 or an integer between 50/,
+    );
+    expect(loadConfig({ JOB_POLL_MS: '50' }).jobPollMs).toBe(50);
+    expect(loadConfig({ NATS_URL: 'nats://n1:4222', NATS_REPLICAS: '5' }).natsReplicas).toBe(5);
+    expect(() => loadConfig({ NATS_URL: 'nats://n1:4222', NATS_REPLICAS: '0' })).toThrow(
+      /^NATS_REPLICAS must be an integer between 1 and 5$/,
+    );
+  });
+
   it('refuses the public factory key in production, given or by default, and names BEACON_FACTORY_KEY', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/BEACON_FACTORY_KEY/);
     expect(() => loadConfig({ NODE_ENV: 'production', BEACON_FACTORY_KEY: DEV_FACTORY_KEY })).toThrow(

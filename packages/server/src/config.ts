@@ -115,13 +115,6 @@ export interface Config {
   signIn: SignInConfig;
 }
 
-function int(value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n)) throw new Error(`Expected an integer, got "${value}"`);
-  return n;
-}
-
 /** An integer setting within bounds; a malformed or out-of-range value stops the start, named. */
 function boundedInt(
   env: NodeJS.ProcessEnv,
@@ -131,11 +124,24 @@ function boundedInt(
   max: number,
 ): number {
   const raw = env[name];
-  const n = raw === undefined || raw === '' ? fallback : Number(raw);
+  // Decimal digits only: Number() would also take '0x10', '1e3' and ' 8 '.
+  const n = raw === undefined || raw === '' ? fallback : /^-?\d{1,12}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(n) || n < min || n > max) {
     throw new Error(`${name} must be an integer between ${min} and ${max}`);
   }
   return n;
+}
+
+const DAY_S = 86_400;
+
+/**
+ * JOB_POLL_MS: 0 (this instance runs no jobs; tests tick the runner), else 50 ms to a minute — a
+ * poll every few milliseconds would keep PostgreSQL busy answering "nothing due".
+ */
+function jobPollOf(env: NodeJS.ProcessEnv): number {
+  const ms = boundedInt(env, 'JOB_POLL_MS', 1000, 0, 60_000);
+  if (ms > 0 && ms < 50) throw new Error('JOB_POLL_MS must be 0 or an integer between 50 and 60000');
+  return ms;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -191,19 +197,17 @@ function natsConfig(env: NodeJS.ProcessEnv) {
     const first = new URL(natsServers[0].includes('://') ? natsServers[0] : `nats://${natsServers[0]}`);
     natsMqttUrl = `mqtt://${first.hostname}:1883`;
   }
-  const replicas = env.NATS_REPLICAS ? int(env.NATS_REPLICAS, 1) : undefined;
-  if (replicas !== undefined && (replicas < 1 || replicas > 5))
-    throw new Error('NATS_REPLICAS must be between 1 and 5');
+  const replicas = env.NATS_REPLICAS ? boundedInt(env, 'NATS_REPLICAS', 1, 1, 5) : undefined;
   return {
     natsServers,
     natsMqttUrl,
     natsReplicas: replicas,
-    natsAckWaitMs: Math.max(1, int(env.NATS_ACK_WAIT_SECONDS, 30)) * 1000,
+    natsAckWaitMs: boundedInt(env, 'NATS_ACK_WAIT_SECONDS', 30, 1, 3600) * 1000,
   };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = int(env.PORT, 8080);
+  const port = boundedInt(env, 'PORT', 8080, 0, 65_535);
   const host = env.HOST ?? '0.0.0.0';
   const factoryKey = env.BEACON_FACTORY_KEY || DEV_FACTORY_KEY;
   const factoryKeyIsPublic = factoryKey === DEV_FACTORY_KEY;
@@ -218,7 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     databaseUrl: env.DATABASE_URL || undefined,
     mqttUrl: env.MQTT_URL || undefined,
-    mqttPort: int(env.MQTT_PORT, 1883),
+    mqttPort: boundedInt(env, 'MQTT_PORT', 1883, 0, 65_535),
     mqttPortExplicit: Boolean(env.MQTT_PORT),
     mqttHost: env.MQTT_HOST || host,
     mqttUsername: env.MQTT_USERNAME || undefined,
@@ -232,22 +236,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     firmwareKey,
     firmwareKeyIsPublic,
     secretKey: env.BEACON_SECRET_KEY || undefined,
-    commandTimeoutMs: int(env.COMMAND_TIMEOUT_MS, 30_000),
-    awayDeadlineMs: int(env.AWAY_DEADLINE_SECONDS, 900) * 1000,
-    configRetryBaseMs: int(env.CONFIG_RETRY_BASE_SECONDS, 30) * 1000,
+    commandTimeoutMs: boundedInt(env, 'COMMAND_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    awayDeadlineMs: boundedInt(env, 'AWAY_DEADLINE_SECONDS', 900, 60, 86_400) * 1000,
+    configRetryBaseMs: boundedInt(env, 'CONFIG_RETRY_BASE_SECONDS', 30, 1, 3600) * 1000,
     dataDir: path.resolve(env.DATA_DIR ?? path.join(repoRoot, 'data')),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Beacon <no-reply@beacon.local>',
     publicUrl: env.PUBLIC_URL ?? `http://localhost:${port}`,
-    sessionTtlSeconds: int(env.SESSION_TTL_SECONDS, 30 * 24 * 3600),
-    sessionIdleTtlSeconds: int(env.SESSION_IDLE_TTL_SECONDS, 12 * 3600),
-    idleTimeoutSeconds: int(env.IDLE_TIMEOUT_SECONDS, 30 * 60),
-    maxProjectsPerAccount: int(env.MAX_PROJECTS_PER_ACCOUNT, 200),
-    maxApiKeysPerAccount: int(env.MAX_API_KEYS_PER_ACCOUNT, LIMITS.API_KEYS_PER_ACCOUNT),
+    sessionTtlSeconds: boundedInt(env, 'SESSION_TTL_SECONDS', 30 * DAY_S, 60, 366 * DAY_S),
+    sessionIdleTtlSeconds: boundedInt(env, 'SESSION_IDLE_TTL_SECONDS', 12 * 3600, 60, 366 * DAY_S),
+    idleTimeoutSeconds: boundedInt(env, 'IDLE_TIMEOUT_SECONDS', 30 * 60, 0, DAY_S),
+    maxProjectsPerAccount: boundedInt(env, 'MAX_PROJECTS_PER_ACCOUNT', 200, 1, 100_000),
+    maxApiKeysPerAccount: boundedInt(env, 'MAX_API_KEYS_PER_ACCOUNT', LIMITS.API_KEYS_PER_ACCOUNT, 1, 1000),
     metricsToken: env.METRICS_TOKEN || undefined,
     shutdownDrainMs: boundedInt(env, 'SHUTDOWN_DRAIN_SECONDS', 0, 0, 300) * 1000,
     shutdownTimeoutMs: boundedInt(env, 'SHUTDOWN_TIMEOUT_SECONDS', 20, 5, 3600) * 1000,
-    metricsCacheMs: int(env.METRICS_CACHE_SECONDS, 15) * 1000,
+    metricsCacheMs: boundedInt(env, 'METRICS_CACHE_SECONDS', 15, 0, 3600) * 1000,
     devOutbox:
       env.DEV_OUTBOX === '1' ||
       (env.DEV_OUTBOX === undefined && !env.SMTP_URL && env.NODE_ENV !== 'production'),
@@ -255,17 +259,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
-    authRateLimitPerMinute: int(env.AUTH_RATE_LIMIT, 30),
+    authRateLimitPerMinute: boundedInt(env, 'AUTH_RATE_LIMIT', 30, 1, 1_000_000),
     trustProxy: env.TRUST_PROXY === '1',
     logLevel: env.LOG_LEVEL ?? 'info',
     webDist: path.resolve(env.WEB_DIST ?? path.join(repoRoot, 'packages/web/dist')),
     demo: env.DEMO !== '0',
-    shareMaxRead: int(env.SHARE_MAX_READ, LIMITS.SHARE_READ_ONLY_MAX),
-    shareMaxReadWrite: int(env.SHARE_MAX_READ_WRITE, LIMITS.SHARE_READ_WRITE_MAX),
-    jobPollMs: int(env.JOB_POLL_MS, 1000),
+    shareMaxRead: boundedInt(env, 'SHARE_MAX_READ', LIMITS.SHARE_READ_ONLY_MAX, 1, 10_000),
+    shareMaxReadWrite: boundedInt(env, 'SHARE_MAX_READ_WRITE', LIMITS.SHARE_READ_WRITE_MAX, 1, 10_000),
+    jobPollMs: jobPollOf(env),
     alarmWebhookAllowPrivate: env.ALARM_WEBHOOK_ALLOW_PRIVATE === '1',
-    alarmSweepMs: int(env.ALARM_SWEEP_SECONDS, 60) * 1000,
-    alarmWebhookTimeoutMs: int(env.ALARM_WEBHOOK_TIMEOUT_MS, 5000),
+    alarmSweepMs: boundedInt(env, 'ALARM_SWEEP_SECONDS', 60, 5, 86_400) * 1000,
+    alarmWebhookTimeoutMs: boundedInt(env, 'ALARM_WEBHOOK_TIMEOUT_MS', 5000, 100, 60_000),
     signIn: loadSignInConfig(env),
   };
 }
