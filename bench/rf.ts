@@ -11,7 +11,8 @@
  * plan's wall time and CPU time (median of --runs), then the plan is applied to the world and every
  * AP scans again: the co-channel interference score (rf/spectrum.ts: the neighbours each radio hears
  * on channels it shares, weighed by overlap and loudness) and the co-channel neighbour count, before
- * and after. Printed as JSON (paste into RESULTS.md).
+ * and after; and the channels a second run at once would move (anti-churn). Printed as JSON (paste
+ * into RESULTS.md).
  */
 import { campus, type RadioTuning } from '@beacon/agent';
 import { FrequencyBand } from '@beacon/protocol';
@@ -104,6 +105,9 @@ function bench(n: number) {
     t.power = p.power;
   }
   const after = members();
+  // Anti-churn: a second run at once (another seed, the scans after the first plan) should move
+  // (almost) no channel (decision 0048).
+  const again = planRf(planInput(after, 'CN'), { seed: 2 });
   const sb = networkScore(scans(before));
   const sa = networkScore(scans(after));
   const count = (list: Scan[]) => list.reduce((a, s) => a + coChannelCount(s), 0);
@@ -121,6 +125,7 @@ function bench(n: number) {
     coChannelAfter: count(scans(after)),
     channelsChanged: plan.radios.filter((x) => x.channelChanged).length,
     powersChanged: plan.radios.filter((x) => x.powerChanged).length,
+    secondRunChannelsChanged: again.radios.filter((x) => x.channelChanged).length,
     bands: plan.bands,
   };
 }

@@ -335,6 +335,21 @@ describe('manual settings and timing out', () => {
     } finally {
       deaf.resumeListening();
     }
+    // It listens again. Its push timed out (5 s here), so the server sends it again at the retry, on
+    // its clock: moved on here until the AP runs its configuration. Left pending, a later run's push
+    // to it waited for that retry in real time (30 s), and the scheduled run below timed out.
+    await waitFor(
+      async () => {
+        await server.jobs.tick();
+        const row = await deviceRow(server, deaf.sn);
+        if (row?.configStatus === 'applied' && row.reportedRevision === row.desiredRevision) return true;
+        server.clock.advance(10_000);
+        await new Promise((r) => setTimeout(r, 500));
+        return false;
+      },
+      'the AP that did not listen runs its configuration',
+      25_000,
+    );
   });
 
   it('sets the roaming tuner on an AP: threshold on every radio, band steering, load balancing', async () => {

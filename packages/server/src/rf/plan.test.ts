@@ -167,6 +167,21 @@ describe('the automatic plan', () => {
     expect(quiet.changed).toBe(false);
   });
 
+  it('moves no channel only to push the worst radio further below the CCA threshold (−82 dBm)', () => {
+    // Two 5 GHz APs on 36, 92 m apart: each hears the other at about −86 dBm, too weak to make it
+    // wait for the air. Another channel would take that down to the noise floor, which no client
+    // notices: nothing moves (on a 30-AP campus a second run at once moved most 5 GHz channels).
+    const far = planRf(radiosOf(grid(2, 1, 92, 36)), { tpcHysteresis: 99 });
+    expect(far.bands['5']!.worstBefore).toBeLessThan(-82);
+    expect(far.bands['5']!.worstBefore - far.bands['5']!.worstAfter).toBeGreaterThanOrEqual(5);
+    expect(far.bands['5']!.applied).toBe(false);
+    expect(far.radios.some((r) => r.channelChanged)).toBe(false);
+    // Closer, heard at about −76 dBm: the same move is worth making.
+    const near = planRf(radiosOf(grid(2, 1, 42, 36)), { tpcHysteresis: 99 });
+    expect(near.bands['5']!.applied).toBe(true);
+    expect(near.radios.filter((r) => r.channelChanged)).toHaveLength(1);
+  });
+
   it('keeps each radio within its country: 2.4 GHz on 1/6/11, 5 GHz power at most the channel limit', () => {
     const aps = grid(4, 1, 200, 36, 20).map((a) => ({ ...a, power: 20 }));
     // Far apart: TPC raises every radio to its highest power; ETSI allows 23 dBm on 36-64.

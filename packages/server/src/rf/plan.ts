@@ -359,7 +359,12 @@ export function planRf(radios: readonly PlanRadio[], options: PlanOptions = {}):
     const worstBefore = worst(current, members);
     const worstAfter = worst(planned, members);
     const moved = members.some((a) => planned[a] !== current[a]);
-    const applied = moved && worstBefore - worstAfter >= margin;
+    // Counted above the CCA threshold only: a neighbour heard below it does not make a radio wait
+    // for the air, so a plan that takes the worst radio from -84 to -95 dBm improves nothing a
+    // client notices — and, as raised powers make APs heard that no scan reported before, each run
+    // found such a plan and moved most channels again (decision 0048, anti-churn).
+    const above = (dbm: number) => Math.max(dbm, RF_PLAN.CCA_THRESHOLD);
+    const applied = moved && above(worstBefore) - above(worstAfter) >= margin;
     return { worstBefore: round1(worstBefore), worstAfter: round1(worstAfter), applied };
   };
   const b24 = outcome(true);
