@@ -66,7 +66,15 @@ import {
   probeApi,
 } from './broker.ts';
 import { fleetInChildren, fleetInProcess } from './fleet-runner.ts';
-import { apiCaller, jobSeconds, jobsBetween, metricValue, signUpWithProject, waitForHealth } from './http.ts';
+import {
+  apiCaller,
+  jobSeconds,
+  jobsBetween,
+  metricValue,
+  signUpWithProject,
+  waitForHealth,
+  watchServerLoad,
+} from './http.ts';
 import { type DeviceType, fleetSnPlan } from './plan.ts';
 
 const args = process.argv.slice(2);
@@ -297,12 +305,14 @@ async function main() {
       clients: `/projects/${project.id}/clients?pageSize=20`,
     };
     const steadyProbe = probeApi(call, screens);
+    const steadyLoad = watchServerLoad(base);
     const jobs0 = await jobSeconds(base);
     await new Promise((r) => setTimeout(r, STEADY_S * 1000));
     // The durable jobs of the steady window (the statistics rollup: decision 0075).
     const steadyJobs = jobsBetween(jobs0, await jobSeconds(base));
     const steadyApi = await steadyProbe.stop();
     const steadySlowCalls = steadyProbe.slowCalls();
+    const steadyServerLoad = await steadyLoad.stop(steadySlowCalls);
     const steady = sample();
 
     const bulkJobs0 = await jobSeconds(base);
@@ -339,6 +349,7 @@ async function main() {
       apiWindowS: number;
       api: Record<string, Latency>;
       slowCalls: { name: string; at: string; ms: number }[];
+      serverLoad: Awaited<ReturnType<ReturnType<typeof watchServerLoad>['stop']>>;
       jobs: Record<string, { runs: number; seconds: number }>;
       serverCpuSeconds: number;
       postgresCpuSeconds: number;
@@ -347,6 +358,7 @@ async function main() {
       const before = sample();
       const jobsBefore = await jobSeconds(base);
       const probe = probeApi(call, screens);
+      const load = watchServerLoad(base);
       await fleet.mark();
       const t2 = Date.now();
       if (tree) await tree.restartEdges();
@@ -384,6 +396,7 @@ async function main() {
         apiWindowS: Math.max(STORM_WINDOW_S, Math.ceil(onlineAgainMs / 1000)),
         api: await probe.stop(),
         slowCalls: probe.slowCalls(),
+        serverLoad: await load.stop(probe.slowCalls()),
         jobs: jobsBetween(jobsBefore, await jobSeconds(base)),
         serverCpuSeconds: +(after.server.cpuSeconds - before.server.cpuSeconds).toFixed(1),
         postgresCpuSeconds: +(after.postgres.cpuSeconds - before.postgres.cpuSeconds).toFixed(1),
@@ -432,6 +445,7 @@ async function main() {
       onlineAgain: onlineAfterReboot,
       steadyApi,
       steadySlowCalls,
+      steadyServerLoad,
       steadyJobs,
       storm,
       cpuMsPerDevice: {

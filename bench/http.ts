@@ -103,3 +103,69 @@ export function jobsBetween(
       .filter(([, j]) => j.runs > 0),
   );
 }
+
+/** One scrape of the server's own view of its load: event-loop delay (since the last scrape), pool waits. */
+interface LoadSample {
+  at: number;
+  loopMaxMs: number;
+  poolWaiting: number;
+  ingestWaiting: number;
+}
+
+/**
+ * Scrapes /metrics every `everyMs` while the API is probed: the event loop's longest delay between
+ * two scrapes (prom-client resets its histogram on each scrape), requests waiting for a database
+ * connection, messages waiting in the intake. Tells a slow call that waited for the server's own
+ * loop (a long synchronous stretch, a collection) from one that waited for PostgreSQL.
+ */
+export function watchServerLoad(base: string, everyMs = 2000) {
+  const samples: LoadSample[] = [];
+  let running = true;
+  const value = (text: string, name: string) => {
+    const m = text.match(new RegExp(`^${name} (\\S+)$`, 'm'));
+    return m ? Number(m[1]) : 0;
+  };
+  const loop = (async () => {
+    while (running) {
+      const t = Date.now();
+      try {
+        const text = await (await fetch(`${base}/metrics`)).text();
+        samples.push({
+          at: t,
+          loopMaxMs: Math.round(value(text, 'beacon_nodejs_eventloop_lag_max_seconds') * 1000),
+          poolWaiting: value(text, 'beacon_db_pool_waiting'),
+          ingestWaiting: value(text, 'beacon_ingest_waiting'),
+        });
+      } catch {}
+      const wait = everyMs - (Date.now() - t);
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    }
+  })();
+  return {
+    /**
+     * The summary, and how many of `slow` (calls over 250 ms) started in a scrape interval whose
+     * longest loop delay was at least half the call's time.
+     */
+    async stop(slow: readonly { at: string; ms: number }[] = []) {
+      running = false;
+      await loop;
+      const loops = samples.map((s) => s.loopMaxMs).sort((a, b) => a - b);
+      const pick = (q: number) => loops[Math.min(loops.length - 1, Math.floor(q * loops.length))] ?? 0;
+      const loopBound = slow.filter((c) => {
+        const start = Date.parse(c.at);
+        const s = samples.find((x) => x.at >= start);
+        return s !== undefined && s.loopMaxMs >= c.ms / 2;
+      }).length;
+      return {
+        samples: samples.length,
+        loopMaxMs: { p50: pick(0.5), p90: pick(0.9), max: pick(1) },
+        intervalsWithLoopOver250Ms: loops.filter((l) => l > 250).length,
+        poolWaitingMax: Math.max(0, ...samples.map((s) => s.poolWaiting)),
+        intervalsWithPoolWaiting: samples.filter((s) => s.poolWaiting > 0).length,
+        ingestWaitingMax: Math.max(0, ...samples.map((s) => s.ingestWaiting)),
+        slowCalls: slow.length,
+        slowCallsInALoopStall: loopBound,
+      };
+    },
+  };
+}
