@@ -63,7 +63,11 @@ export async function signUpWithProject(
  * `beacon_ingest_lag_seconds_count{kind="telemetry"}`; 0 when the server has none yet.
  */
 export async function metricValue(base: string, sample: string): Promise<number> {
-  const text = await (await fetch(`${base}/metrics`)).text();
+  return sampleOf(await (await fetch(`${base}/metrics`)).text(), sample);
+}
+
+/** One sample of a /metrics text already read (as metricValue). */
+function sampleOf(text: string, sample: string): number {
   for (const line of text.split('\n'))
     if (line.startsWith(`${sample} `)) return Number(line.slice(sample.length + 1));
   return 0;
@@ -121,10 +125,6 @@ interface LoadSample {
 export function watchServerLoad(base: string, everyMs = 2000) {
   const samples: LoadSample[] = [];
   let running = true;
-  const value = (text: string, name: string) => {
-    const m = text.match(new RegExp(`^${name} (\\S+)$`, 'm'));
-    return m ? Number(m[1]) : 0;
-  };
   const loop = (async () => {
     while (running) {
       const t = Date.now();
@@ -132,9 +132,9 @@ export function watchServerLoad(base: string, everyMs = 2000) {
         const text = await (await fetch(`${base}/metrics`)).text();
         samples.push({
           at: t,
-          loopMaxMs: Math.round(value(text, 'beacon_nodejs_eventloop_lag_max_seconds') * 1000),
-          poolWaiting: value(text, 'beacon_db_pool_waiting'),
-          ingestWaiting: value(text, 'beacon_ingest_waiting'),
+          loopMaxMs: Math.round(sampleOf(text, 'beacon_nodejs_eventloop_lag_max_seconds') * 1000),
+          poolWaiting: sampleOf(text, 'beacon_db_pool_waiting'),
+          ingestWaiting: sampleOf(text, 'beacon_ingest_waiting'),
         });
       } catch {}
       const wait = everyMs - (Date.now() - t);

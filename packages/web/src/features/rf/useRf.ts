@@ -1,6 +1,6 @@
-import type { RfView } from '@beacon/protocol';
+import type { RfRunList, RfView } from '@beacon/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback } from 'react';
 import { useCurrentProject } from '../../session/currentProject.ts';
 import { useLiveDeviceEvents } from '../devices/useLiveEvents.ts';
 import { rfApi, rfKey, rfRunsKey } from './api.ts';
@@ -24,20 +24,14 @@ export function useRf() {
     queryKey: rfRunsKey(projectId),
     queryFn: () => rfApi.runs(projectId!),
     enabled: projectId !== undefined,
-    refetchInterval: busy(view.data) ? 1500 : false,
+    // Also while its own last answer shows a run going: the view's poll that sees the run end turns
+    // its busy state off, and a log fetched just before would otherwise never show the result.
+    refetchInterval: (q) =>
+      busy(view.data) || (q.state.data as RfRunList | undefined)?.items.some((r) => r.state === 'running')
+        ? 1500
+        : false,
   });
   const queryClient = useQueryClient();
-  // The log is polled only while the view is busy: when a run ends, the view's last poll (no run
-  // going) turns the log's polling off, and the log's last answer may still show the run going —
-  // its result would never appear. The log is fetched once more when the run going changes.
-  const runningId = view.data?.running?.id ?? null;
-  const wasRunning = useRef<number | null>(null);
-  useEffect(() => {
-    if (wasRunning.current !== null && wasRunning.current !== runningId) {
-      void queryClient.invalidateQueries({ queryKey: rfRunsKey(projectId) });
-    }
-    wasRunning.current = runningId;
-  }, [runningId, projectId, queryClient]);
   const refresh = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: rfKey(projectId) });
     void queryClient.invalidateQueries({ queryKey: rfRunsKey(projectId) });
