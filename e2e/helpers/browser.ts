@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from 'vitest';
 import { CHROMIUM_ARGS } from './chromium.ts';
 
 export const baseUrl = (): string => inject('baseUrl');
@@ -12,6 +12,9 @@ const ARTIFACTS = path.resolve(import.meta.dirname, '../artifacts');
 /**
  * One Chromium per test file; each call of `newPage` opens a fresh context (a separate browser
  * profile, so two users can be signed in at once). A failing test leaves a screenshot per page.
+ * A context opened in a test closes when the test ends (one opened in `beforeAll` stays for the
+ * file): a page left open goes on rendering its screen, live updates and all, beside every later
+ * test of the file, on a runner whose two cores the browser already keeps busy.
  */
 export function useBrowser(): {
   newPage(options?: { viewport?: { width: number; height: number } }): Promise<Page>;
@@ -19,6 +22,11 @@ export function useBrowser(): {
 } {
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
+  /** Contexts opened by the running test (undefined outside a test: in `beforeAll`). */
+  let testContexts: BrowserContext[] | undefined;
+  beforeEach(() => {
+    testContexts = [];
+  });
   beforeAll(async () => {
     if (!hasChromium()) return;
     browser = await chromium.launch({
@@ -40,6 +48,11 @@ export function useBrowser(): {
         }
       }
     }
+    for (const context of testContexts ?? []) {
+      contexts.splice(contexts.indexOf(context), 1);
+      await context.close().catch(() => {});
+    }
+    testContexts = undefined;
   });
   afterAll(async () => {
     await browser?.close();
@@ -54,6 +67,7 @@ export function useBrowser(): {
         viewport: options.viewport ?? { width: 1440, height: 900 },
       });
       contexts.push(context);
+      testContexts?.push(context);
       return context.newPage();
     },
   };

@@ -150,7 +150,7 @@ export function ClientDataPage() {
         title={t('route.clientData')}
         extra={
           <Tooltip title={live ? t('clients.live') : t('clients.notLive')}>
-            <Badge status={live ? 'processing' : 'default'} data-testid="live-indicator" />
+            <Badge status={live ? 'success' : 'default'} data-testid="live-indicator" />
           </Tooltip>
         }
       />

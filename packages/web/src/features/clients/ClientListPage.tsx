@@ -318,7 +318,7 @@ export function ClientListPage() {
         extra={
           <Space wrap>
             <Tooltip title={live ? t('clients.live') : t('clients.notLive')}>
-              <Badge status={live ? 'processing' : 'default'} data-testid="live-indicator" />
+              <Badge status={live ? 'success' : 'default'} data-testid="live-indicator" />
             </Tooltip>
             <Button
               icon={<StopOutlined />}

@@ -297,7 +297,7 @@ export function DevicesPage() {
         extra={
           <Space>
             <Tooltip title={live ? t('devices.live') : t('devices.notLive')}>
-              <Badge status={live ? 'processing' : 'default'} data-testid="live-indicator" />
+              <Badge status={live ? 'success' : 'default'} data-testid="live-indicator" />
             </Tooltip>
             <Tooltip title={blockedTip}>
               <Button

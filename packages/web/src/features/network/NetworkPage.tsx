@@ -84,7 +84,7 @@ export function ProgressCard({ view }: { view: NetworkView }) {
     >
       <Space wrap style={{ marginBottom: 12 }}>
         <Badge
-          status="processing"
+          status={progress.pending > 0 ? 'processing' : 'default'}
           text={
             <span data-testid="network-pending">
               {t('network.count.pending', { count: progress.pending })}

@@ -215,7 +215,10 @@ function DevicesCard({ view }: { view: WifiView }) {
   return (
     <Card size="small" title={t('wifi.devicesTitle', { revision: view.revision })} style={{ marginTop: 16 }}>
       <Space wrap style={{ marginBottom: 12 }}>
-        <Badge status="processing" text={t('wifi.count.pending', { count: progress.pending })} />
+        <Badge
+          status={progress.pending > 0 ? 'processing' : 'default'}
+          text={t('wifi.count.pending', { count: progress.pending })}
+        />
         <Badge status="success" text={t('wifi.count.applied', { count: progress.applied })} />
         <Badge status="error" text={t('wifi.count.failed', { count: progress.failed })} />
         {progress.skipped > 0 && <Tag>{t('wifi.count.skipped', { count: progress.skipped })}</Tag>}
