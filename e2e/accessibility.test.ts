@@ -12,8 +12,8 @@ const VIEWPORTS = [
 /**
  * What on the page animates without end once it is settled ("animation @ element classes"). A
  * screen left open in a tab keeps repainting for as long as one runs: antd's pulsing "processing"
- * dot, as the live-updates indicator and beside a pending count of 0, kept 12–17 % of a core busy in
- * headless Chromium on five screens that did nothing else.
+ * dot, as the live-updates indicator and beside a pending count of 0, kept 8–13 % of a core busy in
+ * headless Chromium on five screens that did nothing else (bench/idle-screens).
  */
 const endlessAnimations = (page: Page) =>
   page.evaluate(() =>
