@@ -11,10 +11,13 @@ export async function waitForHealth(base: string): Promise<void> {
   }
 }
 
-/** An API caller that keeps the session cookie like a browser and throws on a non-zero code. */
-export function apiCaller(base: string): <T>(method: string, path: string, body?: unknown) => Promise<T> {
+/**
+ * An API caller that keeps the session cookie like a browser and throws on a non-zero code;
+ * `session()` is that cookie's value (to hand the account to a browser).
+ */
+export function apiCaller(base: string) {
   let cookie = '';
-  return async <T>(method: string, p: string, body?: unknown): Promise<T> => {
+  const call = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
     const headers: Record<string, string> = cookie ? { cookie } : {};
     let payload: string | FormData | undefined;
     if (body instanceof FormData) payload = body;
@@ -29,16 +32,11 @@ export function apiCaller(base: string): <T>(method: string, path: string, body?
     if (json.code !== 0) throw new Error(`${method} ${p}: ${json.code} ${json.message}`);
     return json.data;
   };
+  return Object.assign(call, { session: () => cookie.slice('token='.length) });
 }
 
-/**
- * A new account signed up through the dev outbox (the server runs with DEV_OUTBOX=1) and one
- * enterprise project of it: the caller keeps the account's cookie.
- */
-export async function signUpWithProject(
-  call: ReturnType<typeof apiCaller>,
-  projectName: string,
-): Promise<{ id: number }> {
+/** A new account signed up through the dev outbox (the server runs with DEV_OUTBOX=1): the caller keeps its cookie. */
+export async function signUp(call: ReturnType<typeof apiCaller>): Promise<void> {
   const email = `bench-${Date.now()}@example.com`;
   await call('POST', '/auth/codes', { email, purpose: 'signup' });
   // The code's mail is sent after the request answers (a busy server: a moment later).
@@ -55,6 +53,14 @@ export async function signUpWithProject(
     confirmPassword: 'bench-pass-1',
     code,
   });
+}
+
+/** A new account (signUp) and one enterprise project of it. */
+export async function signUpWithProject(
+  call: ReturnType<typeof apiCaller>,
+  projectName: string,
+): Promise<{ id: number }> {
+  await signUp(call);
   return call<{ id: number }>('POST', '/projects', { name: projectName, scenario: 'enterprise' });
 }
 

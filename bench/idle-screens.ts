@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../e2e/helpers/chromium.ts';
 import { opt } from './args.ts';
+import { apiCaller, signUp } from './http.ts';
 
 const base = opt('base', 'http://127.0.0.1:8080');
 const windowMs = Number(opt('window-ms', '10000'));
@@ -56,32 +57,12 @@ async function main(): Promise<void> {
     executablePath: findChromium() ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
   });
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, baseURL: base });
-  const api = (method: string, path: string, body?: unknown) =>
-    page.evaluate(
-      async ([m, p, b]) =>
-        (
-          await fetch(`/api/v1${p}`, {
-            method: m as string,
-            headers: b ? { 'content-type': 'application/json' } : {},
-            body: b ? JSON.stringify(b) : undefined,
-          })
-        ).json() as Promise<{ code: number }>,
-      [method, path, body] as const,
-    );
-  const email = `idle-${Date.now()}@example.com`;
-  await page.goto('/login');
-  await api('POST', '/auth/codes', { email, purpose: 'signup' });
-  let code: string | undefined;
-  for (let i = 0; i < 50 && !code; i++) {
-    const res = await fetch(`${base}/api/v1/dev/outbox?email=${encodeURIComponent(email)}`);
-    const outbox = (await res.json()) as { data?: Array<{ body: string }> };
-    code = outbox.data?.[0]?.body.match(/\b(\d{6})\b/)?.[1];
-    if (!code) await new Promise((r) => setTimeout(r, 200));
-  }
-  const password = 'idle-bench-1';
-  const signup = await api('POST', '/auth/signup', { email, password, confirmPassword: password, code });
-  if (signup.code !== 0) throw new Error(`sign-up refused: ${JSON.stringify(signup)}`);
+  // The account is the bench's own (bench/http.ts); the browser gets its session cookie.
+  const call = apiCaller(base);
+  await signUp(call);
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: base });
+  await context.addCookies([{ name: 'token', value: call.session(), url: base }]);
+  const page = await context.newPage();
   await page.goto('/overview/list');
   await page.getByTestId(`project-row-${projectId}`).click();
   await page.waitForURL('**/overview/preview');
