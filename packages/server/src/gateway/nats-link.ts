@@ -72,6 +72,11 @@ export class NatsLink implements DeviceLinkClient {
 
   constructor(private readonly o: NatsLinkOptions) {}
 
+  /** How many messages this instance has taken and not yet acknowledged. */
+  get held(): number {
+    return this.pending.size;
+  }
+
   async start(timeoutMs = 15_000): Promise<void> {
     const nc = await connect({
       servers: this.o.servers,
