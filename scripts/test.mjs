@@ -41,12 +41,23 @@ if (process.env.E2E_BESIDE === '1') {
 }
 
 /** A failure's first three lines that are not its stack: the message and a test's own diagnosis. */
-const firstLines = (message) =>
-  String(message)
-    .split('\n')
+const firstLines = (message) => {
+  const lines = String(message).split('\n');
+  // Vitest's timeout of a test or hook keeps the stack of the error it made when the test or hook
+  // was registered, under that error's placeholder message: the JSON report has nothing else.
+  if (lines[0] === 'Error: STACK_TRACE_ERROR') {
+    const where = lines
+      .find((l) => /\.test\.ts:\d+/.test(l))
+      ?.trim()
+      .replace(/^at /, '')
+      .replace(`${root}/`, '');
+    return `timed out (a test's or a hook's time limit; registered ${where ?? 'where the stack does not say'})`;
+  }
+  return lines
     .filter((l) => !/^\s+at /.test(l))
     .slice(0, 3)
     .join('\n      ');
+};
 
 let passed = 0;
 let failed = 0;
