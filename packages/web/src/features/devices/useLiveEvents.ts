@@ -3,6 +3,18 @@ import { useEffect, useState } from 'react';
 import { subscribeProjectEvents, watchConnection } from '../../live/events.ts';
 
 /**
+ * How often a view with devices pending a configuration is fetched again: every 2 s without live
+ * updates; every 10 s with them, as a fallback only, since what ends a device's pending (its state,
+ * a command's outcome) arrives as an event that refetches the view at once. Offline devices stay
+ * pending until they are back: each open tab asked for the whole view every 2 s meanwhile, however
+ * long that was. False (no polling) when nothing is pending.
+ */
+export function pendingPollMs(pending: number | undefined, live: boolean): number | false {
+  if (!pending) return false;
+  return live ? 10_000 : 2000;
+}
+
+/**
  * Live updates (DESIGN.md): the page's one WebSocket to /api/v1/events, shared with the alarm badge
  * and screen (live/events.ts, which reconnects with a growing delay); on a status, inventory or
  * command event of the project the device queries are invalidated, so the screen updates without a

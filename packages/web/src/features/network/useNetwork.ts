@@ -8,19 +8,19 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useCurrentProject } from '../../session/currentProject.ts';
-import { useLiveDeviceEvents } from '../devices/useLiveEvents.ts';
+import { pendingPollMs, useLiveDeviceEvents } from '../devices/useLiveEvents.ts';
 import { networkApi, networkKey } from './api.ts';
 
 /** The project's network view, kept live (device events) and polled while devices are pending. */
 export function useNetwork() {
   const project = useCurrentProject();
   const projectId = project?.id;
-  useLiveDeviceEvents(projectId);
+  const live = useLiveDeviceEvents(projectId);
   const query = useQuery({
     queryKey: networkKey(projectId),
     queryFn: () => networkApi.get(projectId!),
     enabled: projectId !== undefined,
-    refetchInterval: (q) => ((q.state.data as NetworkView | undefined)?.progress.pending ? 2000 : false),
+    refetchInterval: (q) => pendingPollMs((q.state.data as NetworkView | undefined)?.progress.pending, live),
   });
   const queryClient = useQueryClient();
   const refresh = useCallback(

@@ -10,20 +10,21 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useCurrentProject } from '../../session/currentProject.ts';
-import { useLiveDeviceEvents } from '../devices/useLiveEvents.ts';
+import { pendingPollMs, useLiveDeviceEvents } from '../devices/useLiveEvents.ts';
 import { wifiApi, wifiKey } from './api.ts';
 
 /** The project's Wi-Fi view, kept live (device events) and polled while devices are pending. */
 export function useWifi() {
   const project = useCurrentProject();
   const projectId = project?.id;
-  useLiveDeviceEvents(projectId);
+  const live = useLiveDeviceEvents(projectId);
   const query = useQuery({
     queryKey: wifiKey(projectId),
     queryFn: () => wifiApi.get(projectId!),
     enabled: projectId !== undefined,
     // While devices are pending, and every 10 s for the SSIDs a timer shutdown takes off the air.
-    refetchInterval: (q) => ((q.state.data as WifiView | undefined)?.progress.pending ? 2000 : 10_000),
+    refetchInterval: (q) =>
+      pendingPollMs((q.state.data as WifiView | undefined)?.progress.pending, live) || 10_000,
   });
   const queryClient = useQueryClient();
   const refresh = useCallback(
