@@ -11,13 +11,61 @@ const poll = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, 
 const GATEWAY = 'E2EPOOLGW0000001';
 const SWITCH = 'E2EPOOLSW0000002';
 
-/** Clicks the save of the "touches these devices" confirmation and checks it named `sns`. */
-async function confirmSave(page: Page, sns: string[]): Promise<void> {
+/**
+ * Clicks the save of the "touches these devices" confirmation and checks it named `sns`. Answers
+ * each one's status in the save's answer. From the click on, every status text those devices' cells
+ * show is recorded in the page (a DOM observer): a pool device applies a document within a few
+ * hundred milliseconds, and its "Pending" may be on screen for less than one poll of the test.
+ */
+async function confirmSave(page: Page, sns: string[]): Promise<Map<string, string>> {
   const preview = page.getByTestId('network-preview');
   await poll(() => preview.isVisible()).toBe(true);
   const text = (await preview.textContent()) ?? '';
   for (const sn of sns) expect(text).toContain(sn);
+  await page.evaluate((list) => {
+    const w = window as unknown as { statusSeen: Record<string, string[]>; statusWatch?: MutationObserver };
+    w.statusWatch?.disconnect();
+    w.statusSeen = Object.fromEntries(list.map((sn) => [sn, []]));
+    const record = () => {
+      for (const sn of list) {
+        const shown = document.querySelector(`[data-testid="network-status-${sn}"]`)?.textContent ?? '';
+        const seen = w.statusSeen[sn];
+        if (shown && seen[seen.length - 1] !== shown) seen.push(shown);
+      }
+    };
+    w.statusWatch = new MutationObserver(record);
+    w.statusWatch.observe(document.body, { subtree: true, childList: true, characterData: true });
+  }, sns);
+  const answer = page.waitForResponse(
+    (r) => r.request().method() === 'PUT' && new URL(r.url()).pathname.endsWith('/network'),
+  );
   await page.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
+  const body = (await (await answer).json()) as { code: number; data: NetworkView };
+  expect(body.code).toBe(0);
+  return new Map(body.data.devices.map((d) => [d.sn, d.status]));
+}
+
+/**
+ * Each device is shown pending after the save, then applied once it reports the revision. When
+ * the save's answer already had it applied (the device took the push before the answer was read),
+ * there was no pending state to show.
+ */
+async function expectPendingThenApplied(page: Page, sns: string[], answered: Map<string, string>) {
+  for (const sn of sns) {
+    await poll(() => page.getByTestId(`network-status-${sn}`).textContent(), 30_000).toBe('Applied');
+  }
+  const seen = await page.evaluate(
+    () => (window as unknown as { statusSeen: Record<string, string[]> }).statusSeen,
+  );
+  for (const sn of sns) {
+    const shown = seen[sn] ?? [];
+    if (answered.get(sn) === 'pending') {
+      expect(shown, `${sn}: the statuses shown since the save`).toContain('Pending');
+      expect(shown.lastIndexOf('Applied')).toBeGreaterThan(shown.indexOf('Pending'));
+    } else {
+      expect(answered.get(sn), `${sn}: its status in the save's answer`).toBe('applied');
+    }
+  }
 }
 
 /**
@@ -45,116 +93,115 @@ describe.runIf(hasChromium())('network configuration in Chromium', () => {
       const added = await call(page, 'POST', `/projects/${projectId}/devices`, { sn });
       expect(added.code, JSON.stringify(added)).toBe(0);
     }
-    await poll(async () => {
-      const res = await call<{ items: DeviceView[] }>(
-        page,
-        'GET',
-        `/projects/${projectId}/devices?page=1&pageSize=20`,
+    try {
+      await poll(async () => {
+        const res = await call<{ items: DeviceView[] }>(
+          page,
+          'GET',
+          `/projects/${projectId}/devices?page=1&pageSize=20`,
+        );
+        return res.data.items.filter((d) => d.status === 1).length;
+      }).toBe(2);
+
+      await page.goto('/overview/list');
+      await openProjectRow(page, name);
+
+      // VLAN: checked as the user types with the server's rules.
+      await page.goto('/manage/networkconf/vlan');
+      await poll(() => page.getByTestId('vlan-table').isVisible()).toBe(true);
+      await page.getByTestId('vlan-add').click();
+      await page.getByTestId('vlan-id').fill('5');
+      await poll(() => page.getByText('VLAN ID must be', { exact: false }).count()).toBeGreaterThan(0);
+      await page.getByTestId('vlan-id').fill(String(vlanId));
+      await page.getByTestId('vlan-name').fill('br0');
+      await poll(() => page.getByText('VLAN name cannot be br0').count()).toBeGreaterThan(0);
+      await page.getByTestId('vlan-name').fill(`staff_${run % 10000}`);
+      await page.getByTestId('vlan-ip').fill(`172.20.${octet}.1`);
+      await page.getByTestId('vlan-mask').fill('24');
+      await page.getByTestId('vlan-submit').click();
+      // Both devices: pending as soon as it is saved, then applied once they report the revision.
+      const vlanSaved = await confirmSave(page, [GATEWAY, SWITCH]);
+      await expectPendingThenApplied(page, [GATEWAY, SWITCH], vlanSaved);
+      await poll(() => page.getByTestId('vlan-table').textContent()).toContain(String(vlanId));
+
+      // DHCP pool on that VLAN: only the gateway serves it.
+      await page.goto('/manage/networkconf/dhcp');
+      await poll(() => page.getByTestId('dhcp-table').isVisible()).toBe(true);
+      await page.getByTestId('dhcp-add').click();
+      await page.getByTestId('dhcp-name').fill(`pool_${run % 10000}`);
+      await page.getByTestId('dhcp-vlan').click();
+      await page.locator('.ant-select-item-option', { hasText: `VLAN ${vlanId}` }).click();
+      await page.getByTestId('dhcp-start').fill(`172.20.${octet}.100`);
+      await page.getByTestId('dhcp-end').fill(`172.20.${octet}.50`);
+      // End before start: the document check names the rule and its code while typing.
+      await poll(() => page.getByTestId('dhcp-check').textContent()).toContain('(109)');
+      await page.getByTestId('dhcp-end').fill(`172.20.${octet}.200`);
+      await poll(() => page.getByTestId('dhcp-check').count()).toBe(0);
+      await page.getByTestId('dhcp-gateway').fill(`172.20.${octet}.1`);
+      await page.getByTestId('dhcp-submit').click();
+      await expectPendingThenApplied(page, [GATEWAY], await confirmSave(page, [GATEWAY]));
+
+      const view = (await call<NetworkView>(page, 'GET', `/projects/${projectId}/network`)).data;
+      expect(view.revision).toBe(2);
+      expect(view.document.dhcpPools).toEqual([expect.objectContaining({ vlan: vlanId })]);
+      expect(view.progress).toMatchObject({ pending: 0, failed: 0, applied: 2 });
+
+      // A list of VLAN ids in one add; the L3 interface and the DHCP mode are checked while typing.
+      await page.goto('/manage/networkconf/vlan');
+      await poll(() => page.getByTestId('vlan-table').isVisible()).toBe(true);
+      const first = vlanId + 1;
+      await page.getByTestId('vlan-add').click();
+      await page.getByTestId('vlan-id').fill(`${first}-${first + 2}`);
+      await page.getByTestId('vlan-name').fill(`lst_${run % 1000}`);
+      // L3 virtual interface on (the default) without an IP.
+      await poll(() => page.getByTestId('vlan-check').textContent()).toContain('L3 virtual interface');
+      await page.getByTestId('vlan-l3').click();
+      await poll(() => page.getByTestId('vlan-check').count()).toBe(0);
+      await page.getByTestId('vlan-dhcp').click();
+      await page.getByTestId('vlan-snooping').click();
+      await poll(() => page.getByTestId('vlan-check').textContent()).toContain('(5011)');
+      await page.getByTestId('vlan-dhcp').click();
+      await poll(() => page.getByTestId('vlan-check').count()).toBe(0);
+      await page.getByTestId('vlan-submit').click();
+      await confirmSave(page, [GATEWAY, SWITCH]);
+      await poll(() => page.getByTestId(`network-status-${SWITCH}`).textContent(), 30_000).toBe('Applied');
+      const listed = (await call<NetworkView>(page, 'GET', `/projects/${projectId}/network`)).data;
+      expect(listed.document.vlans.filter((v) => v.id >= first && v.id <= first + 2)).toEqual(
+        [first, first + 1, first + 2].map((id) =>
+          expect.objectContaining({ id, name: `lst_${run % 1000}_${id}`, l3: false, dhcpSnooping: true }),
+        ),
       );
-      return res.data.items.filter((d) => d.status === 1).length;
-    }).toBe(2);
 
-    await page.goto('/overview/list');
-    await openProjectRow(page, name);
+      // Internet screen: a guest network on the VLAN's segment is refused as the user types (114),
+      // then saved on a segment of its own and run by the gateway.
+      await page.goto('/manage/networkconf/netset');
+      await poll(() => page.getByTestId('netset-form').isVisible()).toBe(true);
+      await page.getByTestId('guest-on').click();
+      await page.getByTestId('guest-ip').fill(`172.20.${octet}.77`);
+      await poll(() => page.getByTestId('netset-check').textContent()).toContain('(114)');
+      expect(await page.getByTestId('netset-save').isDisabled()).toBe(true);
+      await page.getByTestId('guest-ip').fill(`172.21.${octet}.1`);
+      await poll(() => page.getByTestId('netset-check').count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByTestId('netset-save').click();
+      await confirmSave(page, [GATEWAY]);
+      await poll(async () => {
+        const v = (await call<NetworkView>(page, 'GET', `/projects/${projectId}/network`)).data;
+        return v.revision === 4 && v.progress.pending === 0 && v.progress.applied === 2;
+      }, 30_000).toBe(true);
+      const guest = (await call<NetworkView>(page, 'GET', `/projects/${projectId}/network`)).data;
+      expect(guest.document.guest).toEqual({ ip: `172.21.${octet}.1`, mask: 24 });
 
-    // VLAN: checked as the user types with the server's rules.
-    await page.goto('/manage/networkconf/vlan');
-    await poll(() => page.getByTestId('vlan-table').isVisible()).toBe(true);
-    await page.getByTestId('vlan-add').click();
-    await page.getByTestId('vlan-id').fill('5');
-    await poll(() => page.getByText('VLAN ID must be', { exact: false }).count()).toBeGreaterThan(0);
-    await page.getByTestId('vlan-id').fill(String(vlanId));
-    await page.getByTestId('vlan-name').fill('br0');
-    await poll(() => page.getByText('VLAN name cannot be br0').count()).toBeGreaterThan(0);
-    await page.getByTestId('vlan-name').fill(`staff_${run % 10000}`);
-    await page.getByTestId('vlan-ip').fill(`172.20.${octet}.1`);
-    await page.getByTestId('vlan-mask').fill('24');
-    await page.getByTestId('vlan-submit').click();
-    await confirmSave(page, [GATEWAY, SWITCH]);
-
-    // Both devices: pending as soon as it is saved, then applied once they report the revision.
-    for (const sn of [GATEWAY, SWITCH]) {
-      await poll(() => page.getByTestId(`network-status-${sn}`).textContent(), 5_000).toBe('Pending');
+      // The phone width shows the same screen.
+      const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      await signUpByApi(phone, `e2e-network-phone-${run}@example.com`);
+      await phone.goto('/manage/networkconf/vlan');
+      await poll(() => phone.getByTestId('page-title').isVisible()).toBe(true);
+    } finally {
+      // Back to the pool, so that a retry or another run can add them again.
+      for (const sn of [GATEWAY, SWITCH]) {
+        await call(page, 'DELETE', `/projects/${projectId}/devices/${sn}?mode=unbind`);
+      }
     }
-    for (const sn of [GATEWAY, SWITCH]) {
-      await poll(() => page.getByTestId(`network-status-${sn}`).textContent(), 30_000).toBe('Applied');
-    }
-    await poll(() => page.getByTestId('vlan-table').textContent()).toContain(String(vlanId));
-
-    // DHCP pool on that VLAN: only the gateway serves it.
-    await page.goto('/manage/networkconf/dhcp');
-    await poll(() => page.getByTestId('dhcp-table').isVisible()).toBe(true);
-    await page.getByTestId('dhcp-add').click();
-    await page.getByTestId('dhcp-name').fill(`pool_${run % 10000}`);
-    await page.getByTestId('dhcp-vlan').click();
-    await page.locator('.ant-select-item-option', { hasText: `VLAN ${vlanId}` }).click();
-    await page.getByTestId('dhcp-start').fill(`172.20.${octet}.100`);
-    await page.getByTestId('dhcp-end').fill(`172.20.${octet}.50`);
-    // End before start: the document check names the rule and its code while typing.
-    await poll(() => page.getByTestId('dhcp-check').textContent()).toContain('(109)');
-    await page.getByTestId('dhcp-end').fill(`172.20.${octet}.200`);
-    await poll(() => page.getByTestId('dhcp-check').count()).toBe(0);
-    await page.getByTestId('dhcp-gateway').fill(`172.20.${octet}.1`);
-    await page.getByTestId('dhcp-submit').click();
-    await confirmSave(page, [GATEWAY]);
-    await poll(() => page.getByTestId(`network-status-${GATEWAY}`).textContent(), 5_000).toBe('Pending');
-    await poll(() => page.getByTestId(`network-status-${GATEWAY}`).textContent(), 30_000).toBe('Applied');
-
-    const view = (await call<NetworkView>(page, 'GET', `/projects/${projectId}/network`)).data;
-    expect(view.revision).toBe(2);
-    expect(view.document.dhcpPools).toEqual([expect.objectContaining({ vlan: vlanId })]);
-    expect(view.progress).toMatchObject({ pending: 0, failed: 0, applied: 2 });
-
-    // A list of VLAN ids in one add; the L3 interface and the DHCP mode are checked while typing.
-    await page.goto('/manage/networkconf/vlan');
-    await poll(() => page.getByTestId('vlan-table').isVisible()).toBe(true);
-    const first = vlanId + 1;
-    await page.getByTestId('vlan-add').click();
-    await page.getByTestId('vlan-id').fill(`${first}-${first + 2}`);
-    await page.getByTestId('vlan-name').fill(`lst_${run % 1000}`);
-    // L3 virtual interface on (the default) without an IP.
-    await poll(() => page.getByTestId('vlan-check').textContent()).toContain('L3 virtual interface');
-    await page.getByTestId('vlan-l3').click();
-    await poll(() => page.getByTestId('vlan-check').count()).toBe(0);
-    await page.getByTestId('vlan-dhcp').click();
-    await page.getByTestId('vlan-snooping').click();
-    await poll(() => page.getByTestId('vlan-check').textContent()).toContain('(5011)');
-    await page.getByTestId('vlan-dhcp').click();
-    await poll(() => page.getByTestId('vlan-check').count()).toBe(0);
-    await page.getByTestId('vlan-submit').click();
-    await confirmSave(page, [GATEWAY, SWITCH]);
-    await poll(() => page.getByTestId(`network-status-${SWITCH}`).textContent(), 30_000).toBe('Applied');
-    const listed = (await call<NetworkView>(page, 'GET', `/projects/${projectId}/network`)).data;
-    expect(listed.document.vlans.filter((v) => v.id >= first && v.id <= first + 2)).toEqual(
-      [first, first + 1, first + 2].map((id) =>
-        expect.objectContaining({ id, name: `lst_${run % 1000}_${id}`, l3: false, dhcpSnooping: true }),
-      ),
-    );
-
-    // Internet screen: a guest network on the VLAN's segment is refused as the user types (114),
-    // then saved on a segment of its own and run by the gateway.
-    await page.goto('/manage/networkconf/netset');
-    await poll(() => page.getByTestId('netset-form').isVisible()).toBe(true);
-    await page.getByTestId('guest-on').click();
-    await page.getByTestId('guest-ip').fill(`172.20.${octet}.77`);
-    await poll(() => page.getByTestId('netset-check').textContent()).toContain('(114)');
-    expect(await page.getByTestId('netset-save').isDisabled()).toBe(true);
-    await page.getByTestId('guest-ip').fill(`172.21.${octet}.1`);
-    await poll(() => page.getByTestId('netset-check').count()).toBe(0);
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByTestId('netset-save').click();
-    await confirmSave(page, [GATEWAY]);
-    await poll(async () => {
-      const v = (await call<NetworkView>(page, 'GET', `/projects/${projectId}/network`)).data;
-      return v.revision === 4 && v.progress.pending === 0 && v.progress.applied === 2;
-    }, 30_000).toBe(true);
-    const guest = (await call<NetworkView>(page, 'GET', `/projects/${projectId}/network`)).data;
-    expect(guest.document.guest).toEqual({ ip: `172.21.${octet}.1`, mask: 24 });
-
-    // The phone width shows the same screen.
-    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    await signUpByApi(phone, `e2e-network-phone-${run}@example.com`);
-    await phone.goto('/manage/networkconf/vlan');
-    await poll(() => phone.getByTestId('page-title').isVisible()).toBe(true);
   });
 });
