@@ -4,6 +4,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { call, createProjectByApi, openProjectRow, signUpByApi } from './helpers/account.ts';
 import { axeViolations } from './helpers/axe.ts';
 import { hasChromium, useBrowser } from './helpers/browser.ts';
+import { watchSave } from './helpers/config-progress.ts';
 
 /** The machine is shared: allow the UI a few seconds (expect.poll alone gives up after one). */
 const poll = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout, interval: 100 });
@@ -11,61 +12,20 @@ const poll = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, 
 const GATEWAY = 'E2EPOOLGW0000001';
 const SWITCH = 'E2EPOOLSW0000002';
 
-/**
- * Clicks the save of the "touches these devices" confirmation and checks it named `sns`. Answers
- * each one's status in the save's answer. From the click on, every status text those devices' cells
- * show is recorded in the page (a DOM observer): a pool device applies a document within a few
- * hundred milliseconds, and its "Pending" may be on screen for less than one poll of the test.
- */
-async function confirmSave(page: Page, sns: string[]): Promise<Map<string, string>> {
+/** Clicks the save of the "touches these devices" confirmation and checks it named `sns`. */
+async function confirmSave(page: Page, sns: string[]): Promise<void> {
   const preview = page.getByTestId('network-preview');
   await poll(() => preview.isVisible()).toBe(true);
   const text = (await preview.textContent()) ?? '';
   for (const sn of sns) expect(text).toContain(sn);
-  await page.evaluate((list) => {
-    const w = window as unknown as { statusSeen: Record<string, string[]>; statusWatch?: MutationObserver };
-    w.statusWatch?.disconnect();
-    w.statusSeen = Object.fromEntries(list.map((sn) => [sn, []]));
-    const record = () => {
-      for (const sn of list) {
-        const shown = document.querySelector(`[data-testid="network-status-${sn}"]`)?.textContent ?? '';
-        const seen = w.statusSeen[sn];
-        if (shown && seen[seen.length - 1] !== shown) seen.push(shown);
-      }
-    };
-    w.statusWatch = new MutationObserver(record);
-    w.statusWatch.observe(document.body, { subtree: true, childList: true, characterData: true });
-  }, sns);
-  const answer = page.waitForResponse(
-    (r) => r.request().method() === 'PUT' && new URL(r.url()).pathname.endsWith('/network'),
-  );
   await page.locator('.ant-modal-confirm-btns .ant-btn-primary').click();
-  const body = (await (await answer).json()) as { code: number; data: NetworkView };
-  expect(body.code).toBe(0);
-  return new Map(body.data.devices.map((d) => [d.sn, d.status]));
 }
 
-/**
- * Each device is shown pending after the save, then applied once it reports the revision. When
- * the save's answer already had it applied (the device took the push before the answer was read),
- * there was no pending state to show.
- */
-async function expectPendingThenApplied(page: Page, sns: string[], answered: Map<string, string>) {
-  for (const sn of sns) {
-    await poll(() => page.getByTestId(`network-status-${sn}`).textContent(), 30_000).toBe('Applied');
-  }
-  const seen = await page.evaluate(
-    () => (window as unknown as { statusSeen: Record<string, string[]> }).statusSeen,
-  );
-  for (const sn of sns) {
-    const shown = seen[sn] ?? [];
-    if (answered.get(sn) === 'pending') {
-      expect(shown, `${sn}: the statuses shown since the save`).toContain('Pending');
-      expect(shown.lastIndexOf('Applied')).toBeGreaterThan(shown.indexOf('Pending'));
-    } else {
-      expect(answered.get(sn), `${sn}: its status in the save's answer`).toBe('applied');
-    }
-  }
+/** Saves through the confirmation, then sees each device pending and applied (helpers/config-progress.ts). */
+async function saveSeenPendingThenApplied(page: Page, sns: string[]): Promise<void> {
+  const seenThrough = await watchSave(page, 'network-status', sns, /\/network$/);
+  await confirmSave(page, sns);
+  await seenThrough();
 }
 
 /**
@@ -120,8 +80,7 @@ describe.runIf(hasChromium())('network configuration in Chromium', () => {
       await page.getByTestId('vlan-mask').fill('24');
       await page.getByTestId('vlan-submit').click();
       // Both devices: pending as soon as it is saved, then applied once they report the revision.
-      const vlanSaved = await confirmSave(page, [GATEWAY, SWITCH]);
-      await expectPendingThenApplied(page, [GATEWAY, SWITCH], vlanSaved);
+      await saveSeenPendingThenApplied(page, [GATEWAY, SWITCH]);
       await poll(() => page.getByTestId('vlan-table').textContent()).toContain(String(vlanId));
 
       // DHCP pool on that VLAN: only the gateway serves it.
@@ -139,7 +98,7 @@ describe.runIf(hasChromium())('network configuration in Chromium', () => {
       await poll(() => page.getByTestId('dhcp-check').count()).toBe(0);
       await page.getByTestId('dhcp-gateway').fill(`172.20.${octet}.1`);
       await page.getByTestId('dhcp-submit').click();
-      await expectPendingThenApplied(page, [GATEWAY], await confirmSave(page, [GATEWAY]));
+      await saveSeenPendingThenApplied(page, [GATEWAY]);
 
       const view = (await call<NetworkView>(page, 'GET', `/projects/${projectId}/network`)).data;
       expect(view.revision).toBe(2);

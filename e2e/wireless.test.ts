@@ -4,6 +4,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { call, createProjectByApi, openProjectRow, signUpByApi } from './helpers/account.ts';
 import { axeViolations } from './helpers/axe.ts';
 import { hasChromium, useBrowser } from './helpers/browser.ts';
+import { watchSave } from './helpers/config-progress.ts';
 
 /** The machine is shared: allow the UI a few seconds (expect.poll alone gives up after one). */
 const poll = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout, interval: 100 });
@@ -42,77 +43,79 @@ describe.runIf(hasChromium())('Wi-Fi policies in Chromium', () => {
       const added = await call(page, 'POST', `/projects/${projectId}/devices`, { sn });
       expect(added.code, JSON.stringify(added)).toBe(0);
     }
-    await poll(async () => {
-      const res = await call<{ items: DeviceView[] }>(
-        page,
-        'GET',
-        `/projects/${projectId}/devices?page=1&pageSize=20`,
-      );
-      return res.data.items.filter((d) => d.status === 1).length;
-    }).toBe(2);
+    try {
+      await poll(async () => {
+        const res = await call<{ items: DeviceView[] }>(
+          page,
+          'GET',
+          `/projects/${projectId}/devices?page=1&pageSize=20`,
+        );
+        return res.data.items.filter((d) => d.status === 1).length;
+      }).toBe(2);
 
-    await page.goto('/overview/list');
-    await openProjectRow(page, name);
-    await page.goto('/manage/wirelessconf');
-    await poll(() => page.getByTestId('wifi-table').isVisible()).toBe(true);
-    for (const sn of APS) {
-      await poll(() => page.getByTestId(`wifi-sync-${sn}`).textContent()).toBe('Not configured');
+      await page.goto('/overview/list');
+      await openProjectRow(page, name);
+      await page.goto('/manage/wirelessconf');
+      await poll(() => page.getByTestId('wifi-table').isVisible()).toBe(true);
+      for (const sn of APS) {
+        await poll(() => page.getByTestId(`wifi-sync-${sn}`).textContent()).toBe('Not configured');
+      }
+      expect(await axeViolations(page)).toEqual([]);
+
+      await page.getByTestId('wifi-add').click();
+      await page.getByTestId('wifi-name').fill('app_default_2');
+      await page.getByTestId('wifi-ssid').fill(ssid);
+      await poll(() => page.getByTestId('wifi-check').textContent()).toContain('(5044)');
+      await page.getByTestId('wifi-name').fill(`staff_${run % 10000}`);
+      await page.getByTestId('wifi-password').fill('short');
+      await poll(() => page.getByTestId('wifi-check').textContent()).toContain('(6)');
+      // WPA-PSK: the form says it turns signal extension off, before anything is saved.
+      await chooseOption(page, 'wifi-encryption', 'WPA-PSK');
+      await poll(() => page.getByTestId('wifi-wpa-psk-notice').isVisible()).toBe(true);
+      await chooseOption(page, 'wifi-encryption', 'WPA2-PSK');
+      await poll(() => page.getByTestId('wifi-wpa-psk-notice').count()).toBe(0);
+      await page.getByTestId('wifi-password').fill('correct-horse-battery');
+      await poll(() => page.getByTestId('wifi-check').count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      // Each AP: pending as soon as it is saved, then applied and configured once it runs it.
+      const seenThrough = await watchSave(page, 'wifi-status', APS, /\/wifi\/policies$/);
+      await page.getByTestId('wifi-submit').click();
+      await seenThrough();
+      for (const sn of APS) {
+        await poll(() => page.getByTestId(`wifi-sync-${sn}`).textContent(), 30_000).toBe('Configured');
+      }
+      await poll(() => page.getByTestId('wifi-table').textContent()).toContain(ssid);
+      const view = (await call<WifiView>(page, 'GET', `/projects/${projectId}/wifi`)).data;
+      expect(view.revision).toBe(1);
+      expect(view.document.policies).toEqual([
+        expect.objectContaining({ ssid, encryption: 2, cipher: 'aes', password: '********' }),
+      ]);
+      // The APs report the SSID on the air.
+      await poll(async () => {
+        const v = (await call<WifiView>(page, 'GET', `/projects/${projectId}/wifi`)).data;
+        return v.devices.filter((d) => d.runningSsids.includes(ssid)).length;
+      }, 30_000).toBe(2);
+      await poll(() => axeViolations(page)).toEqual([]);
+      // Editing opens the saved policy (the key kept as ********), not the form's last values.
+      await page.getByTestId('wifi-edit-0').click();
+      await poll(() => page.getByTestId('wifi-name').inputValue()).toBe(`staff_${run % 10000}`);
+      expect(await page.getByTestId('wifi-password').inputValue()).toBe('********');
+      // The dialog's own close button: Escape reaches the dialog only while focus is inside it.
+      await page.locator('.ant-modal-wrap:visible .ant-modal-close').click();
+      await poll(() => page.getByTestId('wifi-form').isVisible()).toBe(false);
+
+      // 390 px: the same screen fits and stays axe-clean.
+      const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      await phone.context().addCookies(await page.context().cookies());
+      await phone.goto('/overview/list');
+      await openProjectRow(phone, name);
+      await phone.goto('/manage/wirelessconf');
+      await poll(() => phone.getByTestId('wifi-table').textContent()).toContain(ssid);
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(await axeViolations(phone)).toEqual([]);
+    } finally {
+      // Back to the pool, so that a retry or another run can add them again.
+      for (const sn of APS) await call(page, 'DELETE', `/projects/${projectId}/devices/${sn}?mode=unbind`);
     }
-    expect(await axeViolations(page)).toEqual([]);
-
-    await page.getByTestId('wifi-add').click();
-    await page.getByTestId('wifi-name').fill('app_default_2');
-    await page.getByTestId('wifi-ssid').fill(ssid);
-    await poll(() => page.getByTestId('wifi-check').textContent()).toContain('(5044)');
-    await page.getByTestId('wifi-name').fill(`staff_${run % 10000}`);
-    await page.getByTestId('wifi-password').fill('short');
-    await poll(() => page.getByTestId('wifi-check').textContent()).toContain('(6)');
-    // WPA-PSK: the form says it turns signal extension off, before anything is saved.
-    await chooseOption(page, 'wifi-encryption', 'WPA-PSK');
-    await poll(() => page.getByTestId('wifi-wpa-psk-notice').isVisible()).toBe(true);
-    await chooseOption(page, 'wifi-encryption', 'WPA2-PSK');
-    await poll(() => page.getByTestId('wifi-wpa-psk-notice').count()).toBe(0);
-    await page.getByTestId('wifi-password').fill('correct-horse-battery');
-    await poll(() => page.getByTestId('wifi-check').count()).toBe(0);
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByTestId('wifi-submit').click();
-
-    // Each AP: pending as soon as it is saved, then applied and configured once it runs it.
-    for (const sn of APS) {
-      await poll(() => page.getByTestId(`wifi-status-${sn}`).textContent(), 5_000).toBe('Pending');
-    }
-    for (const sn of APS) {
-      await poll(() => page.getByTestId(`wifi-status-${sn}`).textContent(), 30_000).toBe('Applied');
-      await poll(() => page.getByTestId(`wifi-sync-${sn}`).textContent(), 30_000).toBe('Configured');
-    }
-    await poll(() => page.getByTestId('wifi-table').textContent()).toContain(ssid);
-    const view = (await call<WifiView>(page, 'GET', `/projects/${projectId}/wifi`)).data;
-    expect(view.revision).toBe(1);
-    expect(view.document.policies).toEqual([
-      expect.objectContaining({ ssid, encryption: 2, cipher: 'aes', password: '********' }),
-    ]);
-    // The APs report the SSID on the air.
-    await poll(async () => {
-      const v = (await call<WifiView>(page, 'GET', `/projects/${projectId}/wifi`)).data;
-      return v.devices.filter((d) => d.runningSsids.includes(ssid)).length;
-    }, 30_000).toBe(2);
-    await poll(() => axeViolations(page)).toEqual([]);
-    // Editing opens the saved policy (the key kept as ********), not the form's last values.
-    await page.getByTestId('wifi-edit-0').click();
-    await poll(() => page.getByTestId('wifi-name').inputValue()).toBe(`staff_${run % 10000}`);
-    expect(await page.getByTestId('wifi-password').inputValue()).toBe('********');
-    // The dialog's own close button: Escape reaches the dialog only while focus is inside it.
-    await page.locator('.ant-modal-wrap:visible .ant-modal-close').click();
-    await poll(() => page.getByTestId('wifi-form').isVisible()).toBe(false);
-
-    // 390 px: the same screen fits and stays axe-clean.
-    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    await phone.context().addCookies(await page.context().cookies());
-    await phone.goto('/overview/list');
-    await openProjectRow(phone, name);
-    await phone.goto('/manage/wirelessconf');
-    await poll(() => phone.getByTestId('wifi-table').textContent()).toContain(ssid);
-    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    expect(await axeViolations(phone)).toEqual([]);
   });
 });
