@@ -1,10 +1,11 @@
-import type { DeviceView, NetworkView } from '@beacon/protocol';
+import type { NetworkView } from '@beacon/protocol';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { call, createProjectByApi, openProjectRow, signUpByApi } from './helpers/account.ts';
 import { axeViolations } from './helpers/axe.ts';
 import { hasChromium, useBrowser } from './helpers/browser.ts';
 import { watchSave } from './helpers/config-progress.ts';
+import { addPoolDevices, releasePoolDevices } from './helpers/pool.ts';
 
 /** The machine is shared: allow the UI a few seconds (expect.poll alone gives up after one). */
 const poll = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout, interval: 100 });
@@ -49,20 +50,8 @@ describe.runIf(hasChromium())('network configuration in Chromium', () => {
 
     await signUpByApi(page, `e2e-network-${run}@example.com`);
     const projectId = await createProjectByApi(page, name);
-    for (const sn of [GATEWAY, SWITCH]) {
-      const added = await call(page, 'POST', `/projects/${projectId}/devices`, { sn });
-      expect(added.code, JSON.stringify(added)).toBe(0);
-    }
+    await addPoolDevices(page, projectId, [GATEWAY, SWITCH]);
     try {
-      await poll(async () => {
-        const res = await call<{ items: DeviceView[] }>(
-          page,
-          'GET',
-          `/projects/${projectId}/devices?page=1&pageSize=20`,
-        );
-        return res.data.items.filter((d) => d.status === 1).length;
-      }).toBe(2);
-
       await page.goto('/overview/list');
       await openProjectRow(page, name);
 
@@ -157,10 +146,7 @@ describe.runIf(hasChromium())('network configuration in Chromium', () => {
       await phone.goto('/manage/networkconf/vlan');
       await poll(() => phone.getByTestId('page-title').isVisible()).toBe(true);
     } finally {
-      // Back to the pool, so that a retry or another run can add them again.
-      for (const sn of [GATEWAY, SWITCH]) {
-        await call(page, 'DELETE', `/projects/${projectId}/devices/${sn}?mode=unbind`);
-      }
+      await releasePoolDevices(page, projectId, [GATEWAY, SWITCH]);
     }
   });
 });
