@@ -37,6 +37,8 @@ export async function watchSave(
   const answer = page.waitForResponse(
     (r) => r.request().method() !== 'GET' && pathEnd.test(new URL(r.url()).pathname),
   );
+  // A test that fails before it awaits the answer closes the page: not an unhandled rejection too.
+  answer.catch(() => {});
   return async () => {
     const body = (await (await answer).json()) as {
       code: number;
