@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { type SimulatedDevice, startDevice } from '@beacon/agent';
 import { DEMO_PROJECT_IDS, type ProjectOverview } from '@beacon/protocol';
+import pg from 'pg';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { STATS_ROLLUP_JOB } from '../packages/server/src/stats/rollup.ts';
 import { call, freshSn, signUpByApi } from './helpers/account.ts';
 import { axeViolations } from './helpers/axe.ts';
 import { hasChromium, useBrowser } from './helpers/browser.ts';
@@ -12,6 +14,24 @@ const poll = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, 
 
 const text = async (page: Page, testId: string) =>
   ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
+
+/**
+ * The statistics rollup now, not at the next minute: a one-off job of the rollup's kind under a key
+ * of its own, so the job's chain (one job a minute, keyed by its slot) stays as it is. The chart
+ * reads what the job writes; waiting for the minute cost this file up to 60 s.
+ */
+async function rollUpNow(): Promise<void> {
+  const db = new pg.Client({ connectionString: inject('databaseUrl') });
+  await db.connect();
+  try {
+    await db.query(`insert into jobs (kind, key, payload, run_at) values ($1, $2, '{}', now())`, [
+      STATS_ROLLUP_JOB,
+      `${STATS_ROLLUP_JOB}:e2e-${Date.now()}`,
+    ]);
+  } finally {
+    await db.end();
+  }
+}
 
 async function fitsWidth(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
@@ -153,7 +173,9 @@ describe.runIf(hasChromium())('overview and data screen in Chromium', () => {
       ['DE', 4],
       ['JP', 0],
     ]);
-    // Devices online over time: the powered-on device, once the rollup job (every minute) has run.
+    // Devices online over time: the powered-on device, once the rollup job has run (every minute,
+    // and once now; should that run come before the device's first telemetry is stored, the next one).
+    await rollUpNow();
     await poll(
       async () => Number(await page.getByTestId('data-screen-online-chart').getAttribute('data-points')),
       150_000,
