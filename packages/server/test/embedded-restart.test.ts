@@ -69,6 +69,7 @@ const server = spawn(process.execPath, ['--import', 'tsx', ${JSON.stringify(main
   env: { ...process.env, BEACON_SUPERVISOR_PID: String(process.pid) },
 });
 console.log('server pid ' + server.pid);
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 `;
 
 /**
@@ -105,7 +106,14 @@ async function startServerProcess(
   const output = () => text;
   await waitFor(
     async () => {
-      if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${text}`);
+      // Its last lines first: a summary keeps only an error's first lines, and the first ones are
+      // the start's warnings.
+      if (child.exitCode !== null) {
+        const last = text.trim().split('\n').slice(-2).join('\n');
+        throw new Error(
+          `the server exited (${child.exitCode}); its last lines:\n${last}\nall of it:\n${text}`,
+        );
+      }
       try {
         return (await fetch(`http://127.0.0.1:${env.PORT}/api/v1/health`)).status === 200;
       } catch {
