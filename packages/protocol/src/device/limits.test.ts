@@ -178,6 +178,13 @@ describe('device message limits', () => {
     ['hello revision', helloSchema, (n) => ({ ...hello, revision: n }), L.INT32_MAX],
     ['hello uptime', helloSchema, (n) => ({ ...hello, uptime: n }), L.INT32_MAX],
     ['telemetry client count', telemetrySchema, (n) => telemetry({ clientCount: n }), L.INT32_MAX],
+    // The server works out the session start from it in SQL: no larger value makes a valid time.
+    [
+      'telemetry client seconds online',
+      telemetrySchema,
+      (n) => telemetry({ clients: [{ ...client(), onlineSeconds: n }] }),
+      L.INT32_MAX,
+    ],
     ['state config code', liveStateSchema, (n) => ({ ...state, configCode: n }), L.INT32_MAX],
     ['event time', deviceEventSchema, (n) => ({ ...event, ts: n }), L.TS_MAX],
     ['reply code', replySchema, (n) => ({ ...reply, code: n }), L.INT32_MAX],

@@ -177,7 +177,7 @@ export const telemetryClientSchema = z.object({
   rxRate: kbps,
   txBytes: counter,
   rxBytes: counter,
-  onlineSeconds: z.int().min(0),
+  onlineSeconds: int32.min(0).describe('Seconds since the client joined'),
   vlan: z.int().min(1).max(4094).nullable(),
 });
 export type TelemetryClient = z.infer<typeof telemetryClientSchema>;

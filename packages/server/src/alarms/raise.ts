@@ -173,7 +173,7 @@ async function raiseTurn(
       event_id: i.eventId ?? null,
     })),
   );
-  const recordset = sql`jsonb_to_recordset(${rows}::jsonb) as v(project_id bigint, sn text, kind text, level text,
+  const recordset = sql`json_to_recordset(${rows}::json) as v(project_id bigint, sn text, kind text, level text,
     message text, mac text, model text, name text, at timestamptz, event_id text)`;
   // The serial numbers as an array too: the planner then reads alarms by index (decision 0071).
   const bySn = sql`a.sn = any(${textArray([...new Set(turn.map((i) => i.sn))])}::text[])`;

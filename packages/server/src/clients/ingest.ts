@@ -28,6 +28,28 @@ const JOINED_JITTER_S = 10;
 
 type OnlineRow = typeof onlineClients.$inferSelect;
 type SessionRow = typeof clientSessions.$inferInsert;
+/** Which client row is which, and on which device. */
+type ClientKey = { projectId: number; mac: string; sn: string };
+/** A listed client as the upsert's JSON parameter carries it. */
+type ListedRow = {
+  project_id: number;
+  mac: string;
+  sn: string;
+  name: string;
+  ip: string;
+  kind: string;
+  wired: boolean;
+  ssid: string | null;
+  band: string | null;
+  rssi: number | null;
+  tx_rate: number;
+  rx_rate: number;
+  tx_bytes: number;
+  rx_bytes: number;
+  vlan: number | null;
+  online_s: number;
+  seen_at: string;
+};
 
 /** Days whose partitions this process has made sure of, per database (one catalogue look a day). */
 const ensuredDays = new WeakMap<Database, Set<number>>();
@@ -113,49 +135,37 @@ export async function syncOnlineClients(
   // keeps from being flattened into a join): planned as a join, PostgreSQL hashed a scan of every
   // online client whenever its statistics lagged behind the table (a new or fast-growing fleet:
   // 30 ms instead of 1.5 ms a batch at 6,000 APs), a cost that grew with the fleet (decision 0071).
+  //
+  // Only the clients' keys are read: what a client left is written from the delete's own rows, and
+  // the upsert compares in SQL. Reading whole rows back (every listed client, every batch) cost
+  // PostgreSQL their output and the server their parsing, ~15 % of its ingest time at 1,000 messages
+  // a second (bench/RESULTS.md, 2026-11-30).
   const owners = new Map<string, number | null>();
-  const existing: OnlineRow[] = [];
+  const existing: ClientKey[] = [];
   const read = await tx.execute<Record<string, unknown>>(sql`
-    select d.sn as owner, d.project_id as owner_project, c.project_id, c.mac, c.sn, c.name, c.ip, c.kind,
-           c.wired, c.ssid, c.band, c.rssi, c.tx_rate, c.rx_rate, c.tx_bytes, c.rx_bytes, c.vlan,
-           c.joined_at, c.seen_at
+    select d.sn as owner, d.project_id as owner_project, c.project_id, c.mac, c.sn
     from devices d
-    left join lateral (select * from online_clients o where o.sn = d.sn offset 0) c on true
+    left join lateral (select o.project_id, o.mac, o.sn from online_clients o where o.sn = d.sn offset 0) c on true
     where d.sn = any(${textArray(items.map((i) => i.sn))}::text[])`);
   for (const r of (read as unknown as { rows: Record<string, unknown>[] }).rows) {
     owners.set(r.owner as string, r.owner_project === null ? null : Number(r.owner_project));
     if (r.mac === null) continue;
-    existing.push({
-      projectId: Number(r.project_id),
-      mac: r.mac as string,
-      sn: r.sn as string,
-      name: r.name as string,
-      ip: r.ip as string,
-      kind: r.kind as string,
-      wired: r.wired as boolean,
-      ssid: r.ssid as string | null,
-      band: r.band as string | null,
-      rssi: r.rssi as number | null,
-      txRate: Number(r.tx_rate),
-      rxRate: Number(r.rx_rate),
-      txBytes: Number(r.tx_bytes),
-      rxBytes: Number(r.rx_bytes),
-      vlan: r.vlan as number | null,
-      joinedAt: new Date(r.joined_at as string | Date),
-      seenAt: new Date(r.seen_at as string | Date),
-    });
+    existing.push({ projectId: Number(r.project_id), mac: r.mac as string, sn: r.sn as string });
   }
   const forced = await forcedSince(tx, items);
-  const listed = new Map<string, typeof onlineClients.$inferInsert>();
+  // The upsert's rows, made once from the message (snake case, as json_to_recordset reads them);
+  // the session start is the receive time less the client's seconds online, worked out in SQL.
+  const listed = new Map<string, ListedRow>();
   for (const { sn, message: t, now } of items) {
     const projectId = owners.get(sn);
     if (projectId == null) continue;
+    const seenAt = now.toISOString();
     for (const c of t.clients) {
       const mac = c.mac.toUpperCase();
       // Taken offline by force after this telemetry arrived: the device listed it before the kick.
-      if ((forced.get(`${key(projectId, mac)}|${sn}`) ?? 0) > now.getTime()) continue;
+      if (forced.size > 0 && (forced.get(`${key(projectId, mac)}|${sn}`) ?? 0) > now.getTime()) continue;
       listed.set(key(projectId, mac), {
-        projectId,
+        project_id: projectId,
         mac,
         sn,
         name: c.name,
@@ -165,13 +175,13 @@ export async function syncOnlineClients(
         ssid: c.ssid,
         band: c.band,
         rssi: c.rssi,
-        txRate: c.txRate,
-        rxRate: c.rxRate,
-        txBytes: c.txBytes,
-        rxBytes: c.rxBytes,
+        tx_rate: c.txRate,
+        rx_rate: c.rxRate,
+        tx_bytes: c.txBytes,
+        rx_bytes: c.rxBytes,
         vlan: c.vlan,
-        joinedAt: new Date(now.getTime() - c.onlineSeconds * 1000),
-        seenAt: now,
+        online_s: c.onlineSeconds,
+        seen_at: seenAt,
       });
     }
   }
@@ -182,47 +192,31 @@ export async function syncOnlineClients(
     set.add(sn);
     changed.set(projectId, set);
   };
-  const before = new Map(existing.map((r) => [key(r.projectId, r.mac), r]));
-  const left = existing.filter((r) => {
-    const now = listed.get(key(r.projectId, r.mac));
-    return !now || owners.get(r.sn) !== r.projectId;
-  });
+  const before = new Map(existing.map((r) => [key(r.projectId, r.mac), r.sn]));
+  const left = existing.filter(
+    (r) => !listed.has(key(r.projectId, r.mac)) || owners.get(r.sn) !== r.projectId,
+  );
   for (const r of left) mark(r.projectId, r.sn);
   for (const [k, row] of listed) {
-    const was = before.get(k);
-    if (!was || was.sn !== row.sn) mark(row.projectId!, row.sn);
+    if (before.get(k) !== row.sn) mark(row.project_id, row.sn);
   }
-  // One JSON parameter per chunk (jsonb_to_recordset), not 17 bind parameters per row: a fleet's
+  // One JSON parameter per chunk (json_to_recordset), not 17 bind parameters per row: a fleet's
   // batch upserts thousands of clients, and parsing the parameters was most of the statement's cost.
   // In key order, so that two batches that list the same clients (one roaming between two APs of
   // two batches) lock their rows in the same order and do not deadlock.
-  const rows = [...listed.values()].sort(byKey).map((r) => ({
-    project_id: r.projectId,
-    mac: r.mac,
-    sn: r.sn,
-    name: r.name,
-    ip: r.ip,
-    kind: r.kind,
-    wired: r.wired,
-    ssid: r.ssid,
-    band: r.band,
-    rssi: r.rssi,
-    tx_rate: r.txRate,
-    rx_rate: r.rxRate,
-    tx_bytes: r.txBytes,
-    rx_bytes: r.rxBytes,
-    vlan: r.vlan,
-    joined_at: (r.joinedAt as Date).toISOString(),
-    seen_at: (r.seenAt as Date).toISOString(),
-  }));
+  const rows = [...listed.values()].sort(
+    (a, b) => a.project_id - b.project_id || (a.mac < b.mac ? -1 : a.mac > b.mac ? 1 : 0),
+  );
   for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
     await tx.execute(sql`
       insert into online_clients (project_id, mac, sn, name, ip, kind, wired, ssid, band, rssi, tx_rate,
                                   rx_rate, tx_bytes, rx_bytes, vlan, joined_at, seen_at)
-      select * from jsonb_to_recordset(${JSON.stringify(rows.slice(i, i + UPSERT_CHUNK))}::jsonb) as r(
+      select project_id, mac, sn, name, ip, kind, wired, ssid, band, rssi, tx_rate, rx_rate, tx_bytes,
+             rx_bytes, vlan, seen_at - online_s * interval '1 second', seen_at
+      from json_to_recordset(${JSON.stringify(rows.slice(i, i + UPSERT_CHUNK))}::json) as r(
         project_id bigint, mac text, sn text, name text, ip text, kind text, wired boolean, ssid text,
         band text, rssi smallint, tx_rate real, rx_rate real, tx_bytes bigint, rx_bytes bigint,
-        vlan integer, joined_at timestamptz, seen_at timestamptz)
+        vlan integer, online_s double precision, seen_at timestamptz)
       on conflict (project_id, mac) do update set
         name = excluded.name, ip = excluded.ip, kind = excluded.kind, wired = excluded.wired,
         ssid = excluded.ssid, band = excluded.band, rssi = excluded.rssi, tx_rate = excluded.tx_rate,

@@ -116,7 +116,12 @@ export async function withRetry<R>(run: () => Promise<R>): Promise<R> {
   }
 }
 
-/** Column definitions and JSON rows for `jsonb_to_recordset` (jsonb travels as text, then is cast). */
+/**
+ * Column definitions and JSON rows for `json_to_recordset` (jsonb values travel as text, then are
+ * cast). `json`, not `jsonb`: the parameter is read once, where jsonb first builds its binary form,
+ * which made reading 5,000 rows ~60 % dearer (bench/RESULTS.md, 2026-11-30); every multi-row
+ * statement of the ingest reads its rows this way.
+ */
 function recordset(table: PgTable, names: readonly string[], rows: readonly object[]) {
   const all = getTableColumns(table) as Record<string, PgColumn>;
   const isJson = (c: PgColumn) => c.getSQLType() === 'jsonb' || c.getSQLType() === 'json';
@@ -136,7 +141,7 @@ function recordset(table: PgTable, names: readonly string[], rows: readonly obje
 
 /**
  * One INSERT for many rows from one JSON parameter (`insert into t (…) select … from
- * jsonb_to_recordset($1)`). Drizzle's multi-row insert binds and maps every value on its own, which
+ * json_to_recordset($1)`). Drizzle's multi-row insert binds and maps every value on its own, which
  * for thousands of rows (a bulk command's command and audit rows) cost more than the statement.
  * Columns not listed take their defaults.
  */
@@ -162,7 +167,7 @@ export async function insertRows<TTable extends PgTable>(
       ? sql.raw(` returning "${r.all[options.returning].name}" as returned`)
       : sql``;
     const result = await db.execute<{ returned: unknown }>(
-      sql`insert into ${sql.identifier(getTableName(table))} (${sql.raw(target)}) select ${sql.raw(values)} from jsonb_to_recordset(${r.json}::jsonb) as v(${sql.raw(r.defs)})${conflict}${returning}`,
+      sql`insert into ${sql.identifier(getTableName(table))} (${sql.raw(target)}) select ${sql.raw(values)} from json_to_recordset(${r.json}::json) as v(${sql.raw(r.defs)})${conflict}${returning}`,
     );
     if (options.returning) for (const row of result.rows) out.push(row.returned);
   }
@@ -171,7 +176,7 @@ export async function insertRows<TTable extends PgTable>(
 
 /**
  * One UPDATE for many rows of `table`, each row with its own values: `update t set c = v.c, … from
- * jsonb_to_recordset($1) as v(…) where t.key = v.key`. Column names and types come from the Drizzle
+ * json_to_recordset($1) as v(…) where t.key = v.key`. Column names and types come from the Drizzle
  * schema; jsonb values travel as text and are cast, so a JSON null stays distinct from SQL NULL.
  * `extraWhere` narrows the rows further (e.g. a command still `sent`). Answers the keys written.
  */
@@ -203,7 +208,7 @@ export async function updateRows<TTable extends PgTable, K extends keyof TTable[
     ? sql` and t.${sql.raw(col(key))} = any(${textArray(keys as string[])}::text[])`
     : sql``;
   const result = await db.execute<Record<string, unknown>>(
-    sql`update ${sql.identifier(getTableName(table))} as t set ${sql.raw(sets.join(', '))} from jsonb_to_recordset(${r.json}::jsonb) as v(${sql.raw(r.defs)}) where t.${sql.raw(col(key))} = v.${sql.raw(col(key))}${byKeys}${extraWhere ? sql` and ${extraWhere(v)}` : sql``} returning t.${sql.raw(col(key))} as key`,
+    sql`update ${sql.identifier(getTableName(table))} as t set ${sql.raw(sets.join(', '))} from json_to_recordset(${r.json}::json) as v(${sql.raw(r.defs)}) where t.${sql.raw(col(key))} = v.${sql.raw(col(key))}${byKeys}${extraWhere ? sql` and ${extraWhere(v)}` : sql``} returning t.${sql.raw(col(key))} as key`,
   );
   // The keys of the rows written (node-postgres answers { rows }).
   return new Set((result as unknown as { rows: { key: unknown }[] }).rows.map((r) => r.key));

@@ -64,7 +64,7 @@ export async function writeOutcomes(
     const updated = await tx.execute<{ id: string }>(
       sql`update ${deviceCommands} as t
           set state = v.state, code = v.code, message = v.message, data = v.data::jsonb, finished_at = ${finishedAt}
-          from jsonb_to_recordset(${JSON.stringify(data)}::jsonb)
+          from json_to_recordset(${JSON.stringify(data)}::json)
             as v(id text, sn text, state text, code integer, message text, data text)
           where t.id = v.id and t.state = ${CommandState.SENT} and (v.sn is null or t.sn = v.sn)
           returning t.id`,

@@ -154,7 +154,7 @@ export class StatsWriter {
     // than deadlock.
     await this.database.db.execute(sql`
       with v as materialized (
-        select * from jsonb_to_recordset(${deviceRows}::jsonb) as v(at timestamptz, project_id bigint,
+        select * from json_to_recordset(${deviceRows}::json) as v(at timestamptz, project_id bigint,
           sn text, cpu real, memory real, clients integer, rx_bytes bigint, tx_bytes bigint,
           wan_rx_bytes bigint, wan_tx_bytes bigint, seconds real)
       ), dev as (
@@ -165,7 +165,7 @@ export class StatsWriter {
         insert into stats_device_5m as t (${sql.raw(DEVICE_ROLLUP_COLUMNS)}) ${sql.raw(deviceFromRaw('v'))}
         ${sql.raw(DEVICE_MERGE)}
       ), w as materialized (
-        select * from jsonb_to_recordset(${dimRows}::jsonb) as v(at timestamptz, project_id bigint,
+        select * from json_to_recordset(${dimRows}::json) as v(at timestamptz, project_id bigint,
           sn text, kind text, key text, clients integer, rx_bytes bigint, tx_bytes bigint)
       ), dim as (
         insert into stats_dim (at, project_id, sn, kind, key, clients, rx_bytes, tx_bytes)

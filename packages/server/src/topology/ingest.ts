@@ -65,7 +65,7 @@ export async function storeLinks(tx: DbOrTx, items: readonly LinkReport[]): Prom
   const sns = textArray(rows.map((r) => r.sn));
   const result = await tx.execute<{ sn: string; project_id: number | string | null }>(sql`
     with v as (
-      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+      select * from json_to_recordset(${JSON.stringify(rows)}::json)
         as v(sn text, links jsonb, internet jsonb, hash text, at timestamptz)
     ),
     d as (select sn, project_id from devices where sn = any(${sns}::text[])),
