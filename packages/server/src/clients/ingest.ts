@@ -155,16 +155,20 @@ export async function syncOnlineClients(
   const forced = await forcedSince(tx, items);
   // The upsert's rows, made once from the message (snake case, as json_to_recordset reads them);
   // the session start is the receive time less the client's seconds online, worked out in SQL.
-  const listed = new Map<string, ListedRow>();
+  // By project, then MAC: string keys made per client (`${project}|${mac}`) cost a new string and
+  // its hash at every lookup, and this runs for every client of every telemetry (decision 0069).
+  const listed = new Map<number, Map<string, ListedRow>>();
   for (const { sn, message: t, now } of items) {
     const projectId = owners.get(sn);
     if (projectId == null) continue;
     const seenAt = now.toISOString();
+    const inProject = listed.get(projectId) ?? new Map<string, ListedRow>();
+    listed.set(projectId, inProject);
     for (const c of t.clients) {
       const mac = c.mac.toUpperCase();
       // Taken offline by force after this telemetry arrived: the device listed it before the kick.
       if (forced.size > 0 && (forced.get(`${key(projectId, mac)}|${sn}`) ?? 0) > now.getTime()) continue;
-      listed.set(key(projectId, mac), {
+      inProject.set(mac, {
         project_id: projectId,
         mac,
         sn,
@@ -192,21 +196,28 @@ export async function syncOnlineClients(
     set.add(sn);
     changed.set(projectId, set);
   };
-  const before = new Map(existing.map((r) => [key(r.projectId, r.mac), r.sn]));
-  const left = existing.filter(
-    (r) => !listed.has(key(r.projectId, r.mac)) || owners.get(r.sn) !== r.projectId,
-  );
+  // A client left when its device no longer lists it (or the device left the project); a listed
+  // client is news when it was not on the same device before (new, or roamed here).
+  const left: ClientKey[] = [];
+  const stayed = new Set<ListedRow>();
+  for (const r of existing) {
+    const still = listed.get(r.projectId)?.get(r.mac);
+    if (!still || owners.get(r.sn) !== r.projectId) left.push(r);
+    else if (still.sn === r.sn) stayed.add(still);
+  }
   for (const r of left) mark(r.projectId, r.sn);
-  for (const [k, row] of listed) {
-    if (before.get(k) !== row.sn) mark(row.project_id, row.sn);
+  const rows: ListedRow[] = [];
+  for (const inProject of listed.values()) {
+    for (const row of inProject.values()) {
+      rows.push(row);
+      if (!stayed.has(row)) mark(row.project_id, row.sn);
+    }
   }
   // One JSON parameter per chunk (json_to_recordset), not 17 bind parameters per row: a fleet's
   // batch upserts thousands of clients, and parsing the parameters was most of the statement's cost.
   // In key order, so that two batches that list the same clients (one roaming between two APs of
   // two batches) lock their rows in the same order and do not deadlock.
-  const rows = [...listed.values()].sort(
-    (a, b) => a.project_id - b.project_id || (a.mac < b.mac ? -1 : a.mac > b.mac ? 1 : 0),
-  );
+  rows.sort((a, b) => a.project_id - b.project_id || (a.mac < b.mac ? -1 : a.mac > b.mac ? 1 : 0));
   for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
     await tx.execute(sql`
       insert into online_clients (project_id, mac, sn, name, ip, kind, wired, ssid, band, rssi, tx_rate,
