@@ -1,4 +1,4 @@
-import { DEVICE_LIMITS, DeviceStatus, upTopic } from '@beacon/protocol';
+import { DEVICE_LIMITS, DeviceStatus, lastWillPayload, upTopic } from '@beacon/protocol';
 import { eq } from 'drizzle-orm';
 import type mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +31,7 @@ async function deviceClient(sn: string): Promise<mqtt.MqttClient> {
   return c;
 }
 
-const hello = (sn: string, ts: number, bootId: string) => ({
+const hello = (sn: string, ts: number, bootId: string, uptime = 1) => ({
   sn,
   model: 'BA-W1200C',
   type: 'ap',
@@ -41,7 +41,7 @@ const hello = (sn: string, ts: number, bootId: string) => ({
   ip: '10.0.0.31',
   mode: 1,
   revision: 0,
-  uptime: 1,
+  uptime,
   bootId,
   protocol: 1,
   connectedAt: ts,
@@ -132,6 +132,60 @@ describe('per-device message order', () => {
     expect(server.gateway.ingest.stats().dropped).toBe(droppedBefore);
     const metrics = await fetch(`${server.url}/metrics`).then((r) => r.text());
     expect(metrics).toMatch(/^beacon_ingest_stale_total [1-9]/m);
+  });
+
+  it("drops a hello of an earlier connection of the same boot, so that connection's will is ignored", async () => {
+    // What a JetStream consumer does after an instance died holding messages, or its leader moved:
+    // the first connection's hello and will come again after the second connection's hello.
+    const sn = testSn('H');
+    const c = await deviceClient(sn);
+    const t0 = Date.now();
+    await publish(c, sn, 'hello', hello(sn, t0, 'boot-1', 10));
+    await publish(c, sn, 'hello', hello(sn, t0 + 5000, 'boot-1', 15));
+    await marker(c, sn, `hello-1-${sn}`);
+    expect((await deviceRow(server, sn))?.connectedAt?.getTime()).toBe(t0 + 5000);
+    const { stale: staleBefore } = server.gateway.ingest.stats();
+
+    await publish(c, sn, 'hello', hello(sn, t0, 'boot-1', 10));
+    await publish(c, sn, 'state', lastWillPayload(t0));
+    await marker(c, sn, `hello-2-${sn}`);
+    let row = await deviceRow(server, sn);
+    expect(row?.connectedAt?.getTime()).toBe(t0 + 5000);
+    expect(row?.status).toBe(DeviceStatus.ONLINE);
+    expect(server.gateway.ingest.stats().stale - staleBefore).toBe(1);
+
+    // The will of the connection the row holds is taken: the device is offline.
+    await publish(c, sn, 'state', lastWillPayload(t0 + 5000));
+    await waitFor(async () => (await deviceRow(server, sn))?.status === DeviceStatus.OFFLINE, 'offline');
+
+    // Same boot, the clock set back 20 s (NTP) before it reconnects: the uptime says it is later.
+    await publish(c, sn, 'hello', hello(sn, t0 - 20_000, 'boot-1', 40));
+    await waitFor(async () => (await deviceRow(server, sn))?.status === DeviceStatus.ONLINE, 'online again');
+    row = await deviceRow(server, sn);
+    expect(row?.connectedAt?.getTime()).toBe(t0 - 20_000);
+    expect(server.gateway.ingest.stats().stale - staleBefore).toBe(1);
+  });
+
+  it("takes a new connection's hello written after that connection's telemetry (a higher uptime)", async () => {
+    // Telemetry is batched apart from hellos and may be written first; it keeps `uptime` current,
+    // so the hello's order is its own column (hello_uptime), not the row's uptime.
+    const sn = testSn('J');
+    const c = await deviceClient(sn);
+    const t0 = Date.now();
+    await publish(c, sn, 'hello', hello(sn, t0, 'boot-1', 10));
+    await marker(c, sn, `j-1-${sn}`);
+    await publish(c, sn, 'telemetry', { ...telemetry(5, t0 + 6000), uptime: 51 });
+    await waitFor(async () => (await deviceRow(server, sn))?.uptime === 51, 'telemetry written');
+    const { stale: staleBefore } = server.gateway.ingest.stats();
+    await publish(c, sn, 'hello', hello(sn, t0 + 5000, 'boot-1', 50));
+    await marker(c, sn, `j-2-${sn}`);
+    const row = await deviceRow(server, sn);
+    expect(row?.connectedAt?.getTime()).toBe(t0 + 5000);
+    expect(row?.helloUptime).toBe(50);
+    expect(server.gateway.ingest.stats().stale - staleBefore).toBe(0);
+    // That connection's will is taken; the first connection's is not (checked above).
+    await publish(c, sn, 'state', lastWillPayload(t0 + 5000));
+    await waitFor(async () => (await deviceRow(server, sn))?.status === DeviceStatus.OFFLINE, 'offline');
   });
 
   it('takes a rebooted device with an earlier clock, and a clock set back beyond the window', async () => {

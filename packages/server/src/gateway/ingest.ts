@@ -113,6 +113,7 @@ const HELLO_STATE_COLUMNS = [
   'bootId',
   'connectedAt',
   'uptime',
+  'helloUptime',
   'reportedRevision',
   'lastSeenAt',
   'portCount',
@@ -183,6 +184,23 @@ export function isStale(ts: number, stored: number | null): boolean {
   return stored !== null && ts < stored && stored - ts <= DEVICE_LIMITS.STALE_WINDOW_MS;
 }
 
+/**
+ * A hello of an earlier connection of the device's current boot, handled after a later one's: a
+ * JetStream consumer redelivers what an instance took and did not acknowledge (the instance died,
+ * or the consumer's leader moved) after the device has reconnected. Written, it would take
+ * `connectedAt` back to that connection, and its last will, redelivered after it, would then mark
+ * a connected device offline. Within one boot the uptime orders connections whatever the wall
+ * clock does (equal seconds: the connection times); across boots nothing does, and a hello of
+ * another boot is always taken. The uptime of the last hello taken, not the row's `uptime`:
+ * telemetry moves that one and may be written before its own connection's hello.
+ */
+export function isStaleHello(h: Hello, current: DeviceRow): boolean {
+  if (h.bootId !== current.bootId || h.connectedAt === undefined) return false;
+  if (current.connectedAt === null || current.helloUptime === null) return false;
+  if (h.uptime !== current.helloUptime) return h.uptime < current.helloUptime;
+  return h.connectedAt < current.connectedAt.getTime();
+}
+
 /** The rows whose inventory columns differ from what is stored (they alone rewrite `devices`). */
 function inventoryChanged(
   pairs: { before: DeviceRow; after: DeviceRow }[],
@@ -248,7 +266,7 @@ export interface IngestStats {
   coalesced: number;
   /** Messages refused (invalid, too large, over a device's queue) or given up (a failure of their own). */
   dropped: number;
-  /** States and telemetry ignored as older than one of their kind already written (isStale). */
+  /** Hellos, states and telemetry ignored as older than one of their kind already written (isStaleHello, isStale). */
   stale: number;
   /** Messages received and not yet written: in the intake, or in a batch waiting for or in its write. */
   waiting: number;
@@ -306,7 +324,7 @@ export class Ingest {
    * connecting, one transaction per message cost ~10 statements per device. A device's messages
    * still go one after another (its lane), so a batch holds at most one of each device.
    */
-  private readonly hellos = new Batcher<Item<Hello>, DeviceRow>((items) =>
+  private readonly hellos = new Batcher<Item<Hello>, DeviceRow | null>((items) =>
     this.writeHellos(this.counted('hello', items)),
   );
   private readonly states = new Batcher<Item<StateMessage>, DeviceRow | null>((items) =>
@@ -805,7 +823,7 @@ export class Ingest {
   private async hello(sn: string, h: Hello): Promise<void> {
     const row = await this.hellos.add({ sn, message: h, now: this.now() });
     this.metrics?.committed('hello', h.ts);
-    await this.hooks.afterHello(row);
+    if (row) await this.hooks.afterHello(row);
   }
 
   private async state(sn: string, s: StateMessage): Promise<void> {
@@ -820,8 +838,9 @@ export class Ingest {
    * Hellos of many devices in one transaction: the rows locked in SN order, a row inserted for a
    * device never seen, one multi-row UPDATE, the status events in one statement.
    */
-  private async writeHellos(items: Item<Hello>[]): Promise<DeviceRow[]> {
+  private async writeHellos(items: Item<Hello>[]): Promise<(DeviceRow | null)[]> {
     const pushed: string[] = [];
+    let stale = 0;
     const written = await this.database.db.transaction(async (tx) => {
       const locked = await lockDevices(
         tx,
@@ -850,8 +869,12 @@ export class Ingest {
       }
       const events: BusEvent[] = [];
       const changes: DeviceChange[] = [];
-      const rows = items.map(({ sn, message: h, now }) => {
+      const results = items.map(({ sn, message: h, now }): DeviceRow | null => {
         const current = locked.get(sn)!;
+        if (isStaleHello(h, current)) {
+          stale++;
+          return null;
+        }
         const info = modelInfo(h.model);
         // Back from offline, or from writing its flash (it leaves cleanly at status 3, SPEC.md §9):
         // online until its state says more. Left at 3, its commands would be refused as upgrading
@@ -873,6 +896,7 @@ export class Ingest {
         changes.push({ before: current, after: row, hello: true });
         return row;
       });
+      const rows = results.filter((row): row is DeviceRow => row !== null);
       await updateRows(tx, deviceState, 'sn', HELLO_STATE_COLUMNS, rows);
       const inventory = inventoryChanged(
         changes.map(({ before, after }) => ({ before, after })),
@@ -888,8 +912,9 @@ export class Ingest {
       await publishEvents(tx, events);
       await settleFinalOutcomes(tx, changes, this.now());
       pushed.push(...(await this.backToCloud(tx, changes, this.now())));
-      return rows;
+      return results;
     });
+    this.counts.stale += stale;
     for (const sn of pushed) this.hooks.push?.(sn);
     return written;
   }
@@ -1153,6 +1178,7 @@ function reportedOf(h: Hello, now: Date) {
     bootId: h.bootId,
     connectedAt: h.connectedAt === undefined ? null : new Date(h.connectedAt),
     uptime: h.uptime,
+    helloUptime: h.uptime,
     reportedRevision: h.revision,
     lastSeenAt: now,
     // A new connection: its state and telemetry are not compared with the last one's (a rebooted

@@ -111,6 +111,12 @@ export const deviceState = pgTable('device_state', {
   cpeMode: text('cpe_mode'),
   bootId: text('boot_id'),
   uptime: integer('uptime'),
+  /**
+   * The uptime of the hello that made the current connection's row: hellos alone write it, so it
+   * orders the connections of one boot (isStaleHello). `uptime` moves with every telemetry, which can
+   * be written before the same connection's hello (decision 0065).
+   */
+  helloUptime: integer('hello_uptime'),
   /** When the device's current MQTT connection was made, as its hello says (device clock): a last will stamped earlier is of a connection gone before. */
   connectedAt: tstz('connected_at'),
   uplinkSn: text('uplink_sn'),
