@@ -44,51 +44,61 @@ export interface AccessPoint {
   };
 }
 
-const KINDS: { kind: ClientKind; weight: number; oui: string[]; names: string[]; rate: [number, number] }[] =
-  [
-    {
-      kind: ClientKind.PHONE,
-      weight: 45,
-      oui: ['F0:18:98', '8C:F5:A3', '64:09:80', 'DC:A6:32'],
-      names: ['iPhone', 'Galaxy-S24', 'Pixel-8', 'Redmi-Note', 'OnePlus-12'],
-      rate: [200, 40_000],
-    },
-    {
-      kind: ClientKind.LAPTOP,
-      weight: 25,
-      oui: ['A4:C3:F0', '3C:22:FB', 'F4:5C:89'],
-      names: ['LAPTOP', 'MacBook-Pro', 'ThinkPad', 'XPS-13'],
-      rate: [500, 120_000],
-    },
-    {
-      kind: ClientKind.TABLET,
-      weight: 10,
-      oui: ['F0:18:98', '8C:F5:A3'],
-      names: ['iPad', 'Galaxy-Tab', 'MatePad'],
-      rate: [300, 60_000],
-    },
-    {
-      kind: ClientKind.IOT,
-      weight: 12,
-      oui: ['24:0A:C4', '84:F3:EB', 'B8:27:EB'],
-      names: ['ESP-Sensor', 'Thermostat', 'Door-Lock', 'Printer'],
-      rate: [5, 300],
-    },
-    {
-      kind: ClientKind.TV,
-      weight: 4,
-      oui: ['70:2A:D5', 'CC:6E:A4'],
-      names: ['Smart-TV', 'Chromecast', 'AppleTV'],
-      rate: [2_000, 25_000],
-    },
-    {
-      kind: ClientKind.PC,
-      weight: 4,
-      oui: ['00:E0:4C', '74:D4:35'],
-      names: ['DESKTOP', 'WORKSTATION'],
-      rate: [500, 80_000],
-    },
-  ];
+/** `privateMac`: the kind's operating systems use a random (private) MAC by default. */
+const KINDS: {
+  kind: ClientKind;
+  weight: number;
+  oui: string[];
+  privateMac?: boolean;
+  names: string[];
+  rate: [number, number];
+}[] = [
+  {
+    kind: ClientKind.PHONE,
+    privateMac: true,
+    weight: 45,
+    oui: ['F0:18:98', '8C:F5:A3', '64:09:80', 'DC:A6:32'],
+    names: ['iPhone', 'Galaxy-S24', 'Pixel-8', 'Redmi-Note', 'OnePlus-12'],
+    rate: [200, 40_000],
+  },
+  {
+    kind: ClientKind.LAPTOP,
+    privateMac: true,
+    weight: 25,
+    oui: ['A4:C3:F0', '3C:22:FB', 'F4:5C:89'],
+    names: ['LAPTOP', 'MacBook-Pro', 'ThinkPad', 'XPS-13'],
+    rate: [500, 120_000],
+  },
+  {
+    kind: ClientKind.TABLET,
+    privateMac: true,
+    weight: 10,
+    oui: ['F0:18:98', '8C:F5:A3'],
+    names: ['iPad', 'Galaxy-Tab', 'MatePad'],
+    rate: [300, 60_000],
+  },
+  {
+    kind: ClientKind.IOT,
+    weight: 12,
+    oui: ['24:0A:C4', '84:F3:EB', 'B8:27:EB'],
+    names: ['ESP-Sensor', 'Thermostat', 'Door-Lock', 'Printer'],
+    rate: [5, 300],
+  },
+  {
+    kind: ClientKind.TV,
+    weight: 4,
+    oui: ['70:2A:D5', 'CC:6E:A4'],
+    names: ['Smart-TV', 'Chromecast', 'AppleTV'],
+    rate: [2_000, 25_000],
+  },
+  {
+    kind: ClientKind.PC,
+    weight: 4,
+    oui: ['00:E0:4C', '74:D4:35'],
+    names: ['DESKTOP', 'WORKSTATION'],
+    rate: [500, 80_000],
+  },
+];
 const PEOPLE = [
   'Anna',
   'Ben',
@@ -257,7 +267,7 @@ export class ClientWorld {
           ? `${base}-${intBetween(r, 1, 99)}`
           : `${base}-${pick(r, PEOPLE)}`;
     return {
-      mac: randomMac(r, pick(r, k.oui)),
+      mac: randomMac(r, k.privateMac ? null : pick(r, k.oui)),
       name,
       kind: k.kind,
       ip: `${this.subnet}.${100 + (i % 150)}`,
