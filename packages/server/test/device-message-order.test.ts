@@ -164,6 +164,17 @@ describe('per-device message order', () => {
     row = await deviceRow(server, sn);
     expect(row?.connectedAt?.getTime()).toBe(t0 - 20_000);
     expect(server.gateway.ingest.stats().stale - staleBefore).toBe(1);
+
+    // A firmware that keeps its bootId across a reboot: the uptime starts again, the connection is
+    // later. Dropped, the device would stay offline while it reports.
+    await publish(c, sn, 'state', lastWillPayload(t0 - 20_000));
+    await waitFor(async () => (await deviceRow(server, sn))?.status === DeviceStatus.OFFLINE, 'offline 2');
+    await publish(c, sn, 'hello', hello(sn, t0 + 60_000, 'boot-1', 3));
+    await waitFor(async () => (await deviceRow(server, sn))?.status === DeviceStatus.ONLINE, 'online 2');
+    row = await deviceRow(server, sn);
+    expect(row?.connectedAt?.getTime()).toBe(t0 + 60_000);
+    expect(row?.helloUptime).toBe(3);
+    expect(server.gateway.ingest.stats().stale - staleBefore).toBe(1);
   });
 
   it("takes a new connection's hello written after that connection's telemetry (a higher uptime)", async () => {

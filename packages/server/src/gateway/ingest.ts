@@ -189,16 +189,18 @@ export function isStale(ts: number, stored: number | null): boolean {
  * JetStream consumer redelivers what an instance took and did not acknowledge (the instance died,
  * or the consumer's leader moved) after the device has reconnected. Written, it would take
  * `connectedAt` back to that connection, and its last will, redelivered after it, would then mark
- * a connected device offline. Within one boot the uptime orders connections whatever the wall
- * clock does (equal seconds: the connection times); across boots nothing does, and a hello of
- * another boot is always taken. The uptime of the last hello taken, not the row's `uptime`:
- * telemetry moves that one and may be written before its own connection's hello.
+ * a connected device offline. Such a hello is older by both of its clocks: no more uptime than the
+ * last hello taken, and an earlier connection time. Either alone would wedge a device that misses
+ * one of them: a clock set back (NTP) within a boot has a higher uptime, and a firmware that keeps
+ * its `bootId` across a reboot has a lower uptime with a later connection time; both are taken.
+ * Across boots nothing orders hellos, and a hello of another boot is always taken. The uptime of the
+ * last hello taken, not the row's `uptime`: telemetry moves that one and may be written before its
+ * own connection's hello.
  */
 export function isStaleHello(h: Hello, current: DeviceRow): boolean {
   if (h.bootId !== current.bootId || h.connectedAt === undefined) return false;
   if (current.connectedAt === null || current.helloUptime === null) return false;
-  if (h.uptime !== current.helloUptime) return h.uptime < current.helloUptime;
-  return h.connectedAt < current.connectedAt.getTime();
+  return h.uptime <= current.helloUptime && h.connectedAt < current.connectedAt.getTime();
 }
 
 /** The rows whose inventory columns differ from what is stored (they alone rewrite `devices`). */
